@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "petspotd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "petspotd", targets: ["petspotd"]),
+        .executable(name: "petspot", targets: ["petspot"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // Pure JSON values: a strict parser with limits and a writer. No I/O.
+        .target(name: "PetSpotJSON"),
+        // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
+        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON"]),
+        // JSON-RPC 2.0 envelopes, error kinds and parameter readers, shared by daemon and client.
+        .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
+        // The location service and its providers.
+        .target(name: "PetSpotLocation", dependencies: [
+            "PetSpotFlow",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Durable reports in SQLite.
+        .target(name: "PetSpotStore", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The daemon: configuration, flow registry, NIO pipeline, method dispatch.
+        .target(name: "PetSpotServer", dependencies: [
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // A small blocking client over the Unix socket, for the CLI, tools and tests.
+        .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
+        .executableTarget(name: "petspotd", dependencies: [
+            "PetSpotServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "petspot", dependencies: [
+            "PetSpotClient", "PetSpotJSON",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // Load generator for the figures in docs/PERFORMANCE.md (not installed).
+        .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
+
+        .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
+        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
+        .testTarget(name: "PetSpotStoreTests", dependencies: ["PetSpotStore"]),
+        .testTarget(name: "PetSpotServerTests", dependencies: [
+            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
+        // Drives the built petspotd and petspot programs over a real socket.
+        .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

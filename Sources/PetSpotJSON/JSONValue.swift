@@ -1,0 +1,151 @@
+/// A JSON value as it travels on the wire.
+///
+/// Numbers keep their literal text so that an `id` is echoed exactly and decimal rules
+/// (rounding coordinates, whole years) work on the digits the client sent, not on a Double.
+/// Objects keep their members in order so that answers are stable and readable.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// A short name of the value's type, for error messages ("expected a string, got a number").
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+}
+
+/// A JSON number kept as its literal text (already validated by the parser or built from a
+/// Swift integer or decimal).
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    public let literal: String
+
+    /// Wraps text that is known to be a valid JSON number literal.
+    public init(validatedLiteral: String) {
+        self.literal = validatedLiteral
+    }
+
+    public init<I: BinaryInteger>(_ value: I) {
+        self.literal = String(value)
+    }
+
+    public var description: String { literal }
+
+    /// The exact decimal value of the literal.
+    public var decimal: DecimalLiteral {
+        // The parser only lets valid literals through, so this cannot fail.
+        DecimalLiteral(parsing: literal)!
+    }
+
+    /// The value as an `Int` when it is a whole number that fits (`3`, `3.0`, `3e2`).
+    public var exactInt: Int? { decimal.exactInt }
+}
+
+/// A JSON object: members in the order they were written. Lookups are linear, which is the
+/// fastest choice for the handful of members a request carries.
+public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init() { members = [] }
+
+    public init(_ members: [(key: String, value: JSONValue)]) {
+        self.members = members
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        members = elements.map { (key: $0.0, value: $0.1) }
+    }
+
+    /// The member's value; with duplicate keys the last one wins, as in most JSON readers.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members.reversed() where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            members.removeAll { $0.key == key }
+            if let newValue { members.append((key: key, value: newValue)) }
+        }
+    }
+
+    public var keys: [String] { members.map(\.key) }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
+        members.makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue {
+    /// `.string(s)` or `.null` when nil.
+    public static func optional(_ string: String?) -> JSONValue {
+        string.map(JSONValue.string) ?? .null
+    }
+
+    /// `.number(n)` or `.null` when nil.
+    public static func optional<I: BinaryInteger>(_ number: I?) -> JSONValue {
+        number.map { .number(JSONNumber($0)) } ?? .null
+    }
+
+    public static func int<I: BinaryInteger>(_ number: I) -> JSONValue {
+        .number(JSONNumber(number))
+    }
+}

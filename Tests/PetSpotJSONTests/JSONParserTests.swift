@@ -1,0 +1,110 @@
+import PetSpotJSON
+import Testing
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    @Test("accepts valid documents", arguments: [
+        ("null", JSONValue.null),
+        ("true", .bool(true)),
+        (" false ", .bool(false)),
+        ("\"a\\nb\"", .string("a\nb")),
+        ("\"\\u00e9\\ud83d\\ude00\"", .string("é😀")),
+        ("\"zażółć\"", .string("zażółć")),
+        ("[1,2]", [1, 2]),
+        ("{\"a\":{\"b\":[]}}", ["a": ["b": []]]),
+        ("-0.5e-3", .number(JSONNumber(validatedLiteral: "-0.5e-3"))),
+    ] as [(String, JSONValue)])
+    func accepts(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
+    @Test("refuses invalid documents with a reason", arguments: [
+        ("", "unexpected end of input"),
+        ("{", "expected a member name"),
+        ("{\"a\" 1}", "expected ':'"),
+        ("[1,]", "unexpected character ']'"),
+        ("01", "leading zero"),
+        ("1.", "expected a digit after '.'"),
+        ("1e", "expected a digit in a number's exponent"),
+        ("nul", "unexpected character 'n'"),
+        ("\"a\nb\"", "unescaped control character"),
+        ("\"\\x\"", "invalid escape"),
+        ("\"\\ud800\"", "lone surrogate"),
+        ("{} x", "after the value"),
+        ("'a'", "unexpected character '''"),
+    ])
+    func refuses(text: String, reason: String) {
+        #expect {
+            _ = try JSONParser.parse(text)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    @Test("invalid UTF-8 inside a string is refused with its offset", arguments: [
+        [0x22, 0xC3, 0x28, 0x22],  // broken two-byte sequence
+        [0x22, 0x61, 0xFF, 0x22],  // byte that never appears in UTF-8
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
+    ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+        do {
+            _ = try JSONParser.parse(bytes)
+        } catch {
+            #expect(error.reason == .invalidUTF8)
+        }
+    }
+
+    @Test("nesting is bounded: the limit itself parses, one more level is refused")
+    func depth() throws {
+        let limit = 8
+        let atLimit = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        let overLimit = "[" + atLimit + "]"
+        _ = try JSONParser.parse(atLimit, maxDepth: limit)
+        do {
+            _ = try JSONParser.parse(overLimit, maxDepth: limit)
+            Issue.record("expected a depth error")
+        } catch {
+            #expect(error.reason == .tooDeep(limit: limit))
+        }
+    }
+
+    @Test("a number keeps its literal text, however large")
+    func numberLiterals() throws {
+        for literal in ["123456789012345678901234567890", "1e400", "-0.000000000000000000001", "3.0"] {
+            let value = try JSONParser.parse(literal)
+            #expect(value == .number(JSONNumber(validatedLiteral: literal)))
+            #expect(JSONWriter.string(value) == literal)
+        }
+    }
+
+    @Test("duplicate members: the last one wins")
+    func duplicates() throws {
+        let value = try JSONParser.parse(#"{"a":1,"a":2}"#)
+        #expect(value["a"] == 2)
+    }
+}
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test("never writes a raw newline or control character")
+    func escapes() {
+        let text = JSONWriter.string(["k": .string("line1\nline2\r\t\u{01}\u{7F}\"\\")])
+        #expect(!text.contains("\n"))
+        #expect(text == #"{"k":"line1\nline2\r\t\u0001\u007f\"\\"}"#)
+    }
+
+    @Test("round-trips through the parser", arguments: [
+        JSONValue.object(["a": [1, "x", nil, true], "b": ["c": "ż"]]),
+        .array([]),
+        .string("\u{2028}"),
+    ])
+    func roundTrip(value: JSONValue) throws {
+        #expect(try JSONParser.parse(JSONWriter.string(value)) == value)
+    }
+
+    @Test("members keep their order")
+    func order() {
+        #expect(JSONWriter.string(["z": 1, "a": 2, "m": 3]) == #"{"z":1,"a":2,"m":3}"#)
+    }
+}
