@@ -1,0 +1,21 @@
+/// The public methods. Names are fixed by the protocol; more may be added.
+public enum RPCMethod: String, Sendable, CaseIterable {
+    case daemonInfo = "daemon.info"
+    case speciesList = "species.list"
+    case flowStart = "flow.start"
+    case flowGet = "flow.get"
+    case flowUpdate = "flow.update"
+    case flowContinue = "flow.continue"
+    case flowBack = "flow.back"
+    case flowCancel = "flow.cancel"
+    case flowRequestLocation = "flow.requestLocation"
+    case flowDismissAlert = "flow.dismissAlert"
+    case flowSubmit = "flow.submit"
+    case locationCurrent = "location.current"
+    case locationStatus = "location.status"
+    case reportsList = "reports.list"
+    case reportsGet = "reports.get"
+}
+
+/// The protocol revision a client can check in `daemon.info`.
+public let petspotProtocolVersion = 1

@@ -1,0 +1,78 @@
+import PetSpotJSON
+
+/// Reads a method's named parameters and refuses what it does not know, so that a typo
+/// (`flowID` for `flowId`) is an error that names it instead of a silently ignored member.
+///
+///     var p = RPCParams(request.params)
+///     let flowID = try p.requiredString("flowId")
+///     let timeout = try p.optionalInt("timeoutMs", in: 1...600_000)
+///     try p.finish()
+public struct RPCParams {
+    private let object: JSONObject
+    private var read: Set<String> = []
+
+    public init(_ object: JSONObject) {
+        self.object = object
+    }
+
+    private mutating func take(_ name: String) -> JSONValue? {
+        read.insert(name)
+        guard let value = object[name], !value.isNull else { return nil }
+        return value
+    }
+
+    public mutating func requiredString(_ name: String) throws(RPCError) -> String {
+        guard let value = take(name) else {
+            throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)
+        }
+        guard let s = value.stringValue else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be a string, not \(value.typeName)", parameter: name)
+        }
+        return s
+    }
+
+    public mutating func optionalString(_ name: String) throws(RPCError) -> String? {
+        guard let value = take(name) else { return nil }
+        guard let s = value.stringValue else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be a string, not \(value.typeName)", parameter: name)
+        }
+        return s
+    }
+
+    public mutating func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+        guard let value = take(name) else { return nil }
+        guard case .number(let number) = value, let int = number.exactInt, range.contains(int) else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)", parameter: name)
+        }
+        return int
+    }
+
+    public mutating func requiredObject(_ name: String) throws(RPCError) -> JSONObject {
+        guard let value = take(name) else {
+            throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)
+        }
+        guard let object = value.objectValue else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an object, not \(value.typeName)", parameter: name)
+        }
+        return object
+    }
+
+    /// One of a fixed set of words, e.g. a locale.
+    public mutating func optionalChoice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(RPCError) -> T? where T.RawValue == String {
+        guard let text = try optionalString(name) else { return nil }
+        guard let choice = T(rawValue: text) else {
+            let choices = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw RPCError(.invalidParams, "\"\(name)\" must be one of \(choices), not \"\(text)\"", parameter: name)
+        }
+        return choice
+    }
+
+    /// Refuses every member that was not read.
+    public func finish() throws(RPCError) {
+        for key in object.keys where !read.contains(key) {
+            let known = read.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            let takes = read.isEmpty ? "this method takes no parameters" : "it takes \(known)"
+            throw RPCError(.invalidParams, "unknown parameter \"\(key)\"; \(takes)", parameter: key)
+        }
+    }
+}
