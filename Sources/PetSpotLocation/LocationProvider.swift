@@ -1,0 +1,48 @@
+import PetSpotFlow
+
+/// One source of positions behind the location service. A provider only answers "a fix, or
+/// why not"; the order of providers, fallback and permission live in `LocationService`.
+public protocol LocationProvider: Sendable {
+    /// The name a fix carries as its `source` ("gpsd", "simulated").
+    var name: String { get }
+
+    /// One fix no older than `maxAge`, waiting at most `timeout` for it.
+    func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer
+
+    /// What the provider can say about itself for `location.status`.
+    func status() async -> ProviderStatus
+}
+
+/// A provider's answer to one request.
+public enum ProviderAnswer: Sendable, Equatable {
+    case fix(LocationFix)
+    /// The provider refuses location to this user; `settingsKey` is the configuration key that grants it.
+    case permissionDenied(settingsKey: String)
+    /// Location is switched off where this provider gets it; `settingsKey` switches it on.
+    case servicesDisabled(settingsKey: String)
+    /// No fix came within the time given.
+    case timeout
+    /// The provider cannot answer at all now (not connected, not configured).
+    case unavailable(reason: String)
+}
+
+/// A provider's state for `location.status`.
+public struct ProviderStatus: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case ready, connected, disconnected, denied, disabled, noFix
+    }
+
+    public let name: String
+    public let state: State
+    public let lastFixAgeMs: Int?
+    public let lastError: String?
+    public let detail: String?
+
+    public init(name: String, state: State, lastFixAgeMs: Int? = nil, lastError: String? = nil, detail: String? = nil) {
+        self.name = name
+        self.state = state
+        self.lastFixAgeMs = lastFixAgeMs
+        self.lastError = lastError
+        self.detail = detail
+    }
+}

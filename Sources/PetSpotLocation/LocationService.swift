@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import PetSpotFlow
+import PetSpotJSON
+
+/// "Where are we now?" for the daemon: asks the configured providers in order and turns their
+/// answers into the outcome a client shows.
+public final class LocationService: Sendable {
+    public let providers: [any LocationProvider]
+    /// The configuration file a person edits to change location settings ("Go to Settings").
+    public let settingsFile: String
+    /// Location switched off as a whole.
+    public let enabled: Bool
+    public let defaultTimeout: Duration
+    public let defaultMaxAge: Duration
+
+    public init(providers: [any LocationProvider], settingsFile: String, enabled: Bool = true,
+                defaultTimeout: Duration = .seconds(10), defaultMaxAge: Duration = .seconds(2))
+    {
+        self.providers = providers
+        self.settingsFile = settingsFile
+        self.enabled = enabled
+        self.defaultTimeout = defaultTimeout
+        self.defaultMaxAge = defaultMaxAge
+    }
+
+    public var providerNames: [String] { providers.map(\.name) }
+
+    /// One fix, or why there is none. Never waits longer than `timeout` in all.
+    public func current(timeout: Duration? = nil, maxAge: Duration? = nil) async -> LocationOutcome {
+        guard enabled else {
+            return .servicesDisabled(SettingsLocation(file: settingsFile, key: "location.enabled"))
+        }
+        guard !providers.isEmpty else { return .unavailable(reason: "no location provider is configured") }
+        let timeout = min(timeout ?? defaultTimeout, defaultTimeout)
+        let maxAge = maxAge ?? defaultMaxAge
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var reasons: [String] = []
+        var timedOut = false
+        for (index, provider) in providers.enumerated() {
+            // Each provider gets an equal share of what is left, so a silent first provider
+            // still leaves time for the fallback.
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { timedOut = true; break }
+            let share = remaining / (providers.count - index)
+            switch await provider.currentFix(timeout: share, maxAge: maxAge) {
+            case .fix(let fix):
+                return .fix(fix)
+            case .permissionDenied(let key):
+                return .permissionDenied(SettingsLocation(file: settingsFile, key: key))
+            case .servicesDisabled(let key):
+                return .servicesDisabled(SettingsLocation(file: settingsFile, key: key))
+            case .timeout:
+                timedOut = true
+                reasons.append("\(provider.name): no fix in time")
+            case .unavailable(let reason):
+                reasons.append("\(provider.name): \(reason)")
+            }
+        }
+        return timedOut ? .timeout : .unavailable(reason: reasons.joined(separator: "; "))
+    }
+
+    /// The service's state for `location.status`.
+    public func status() async -> JSONValue {
+        var providerStates: [JSONValue] = []
+        for provider in providers {
+            let status = await provider.status()
+            providerStates.append([
+                "name": .string(status.name),
+                "state": .string(status.state.rawValue),
+                "lastFixAgeMs": .optional(status.lastFixAgeMs),
+                "lastError": .optional(status.lastError),
+                "detail": .optional(status.detail),
+            ])
+        }
+        return [
+            "enabled": .bool(enabled),
+            "providers": .array(providerStates),
+            "timeoutMs": .int(defaultTimeout.milliseconds),
+            "maxAgeMs": .int(defaultMaxAge.milliseconds),
+        ]
+    }
+}
+
+extension Duration {
+    public var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PetSpotFlow
+import Synchronization
+
+/// Positions without hardware, for machines with no GPS and for exercising every outcome a
+/// client must handle.
+public final class SimulatedProvider: LocationProvider {
+    public enum Mode: String, Sendable, CaseIterable {
+        case fix
+        case permissionDenied = "permission-denied"
+        case settingsPrompt = "settings-prompt"
+        case noFix = "no-fix"
+    }
+
+    public struct Position: Sendable, Equatable {
+        public let latitude: Coordinate
+        public let longitude: Coordinate
+        public init(latitude: Coordinate, longitude: Coordinate) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    public let name = "simulated"
+    private let mode: Mode
+    /// The configured position first, then the rest of the track; each fix moves one point on.
+    private let track: [Position]
+    private let now: @Sendable () -> Date
+    private let state = Mutex<(next: Int, lastFix: Date?)>((0, nil))
+
+    public init(mode: Mode, track: [Position], now: @escaping @Sendable () -> Date) {
+        precondition(!track.isEmpty, "the simulated provider needs at least one position")
+        self.mode = mode
+        self.track = track
+        self.now = now
+    }
+
+    public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
+        switch mode {
+        case .fix:
+            let time = now()
+            let position = state.withLock { state in
+                let position = track[state.next % track.count]
+                state.next += 1
+                state.lastFix = time
+                return position
+            }
+            return .fix(LocationFix(latitude: position.latitude, longitude: position.longitude, source: name,
+                                    time: ISO8601.string(time), accuracy: nil))
+        case .permissionDenied:
+            return .permissionDenied(settingsKey: "location.simulated.mode")
+        case .settingsPrompt:
+            return .servicesDisabled(settingsKey: "location.simulated.mode")
+        case .noFix:
+            // Never a fix: the request runs into its timeout, without holding any thread.
+            try? await Task.sleep(for: timeout)
+            return .timeout
+        }
+    }
+
+    public func status() async -> ProviderStatus {
+        let lastFix = state.withLock { $0.lastFix }
+        let age = lastFix.map { Int((now().timeIntervalSince($0) * 1000).rounded()) }
+        let state: ProviderStatus.State = switch mode {
+        case .fix: .ready
+        case .permissionDenied: .denied
+        case .settingsPrompt: .disabled
+        case .noFix: .noFix
+        }
+        return ProviderStatus(name: name, state: state, lastFixAgeMs: age, detail: "mode \(mode.rawValue)")
+    }
+}
