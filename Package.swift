@@ -54,7 +54,11 @@ let package = Package(
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
         .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
-        .testTarget(name: "PetSpotStoreTests", dependencies: ["PetSpotStore"]),
+        .testTarget(name: "PetSpotStoreTests", dependencies: [
+            "PetSpotStore",
+            // The tests build foreign and newer-schema databases to prove they are refused.
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
             "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol",
             .product(name: "NIOCore", package: "swift-nio"),

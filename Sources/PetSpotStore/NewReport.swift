@@ -1,0 +1,23 @@
+/// A finished report as the server hands it over for storage.
+public struct NewReport: Sendable {
+    /// Report id chosen by the caller (UUID text).
+    public let id: String
+    /// The flow that produced the report. Unique: a retried submit of the same flow returns the first report.
+    public let flowID: String
+    /// Unix uid of the submitting user; only this user can see the report.
+    public let ownerUID: UInt32
+    /// ISO 8601 UTC, e.g. "2026-11-21T13:07:27Z", chosen by the caller so tests can inject a clock.
+    public let submittedAt: String
+    /// The report's `values` object as compact JSON text (photo as metadata only).
+    public let valuesJSON: String
+    public let photo: StoredPhoto?
+
+    public init(id: String, flowID: String, ownerUID: UInt32, submittedAt: String, valuesJSON: String, photo: StoredPhoto?) {
+        self.id = id
+        self.flowID = flowID
+        self.ownerUID = ownerUID
+        self.submittedAt = submittedAt
+        self.valuesJSON = valuesJSON
+        self.photo = photo
+    }
+}

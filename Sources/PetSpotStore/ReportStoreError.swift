@@ -1,0 +1,73 @@
+import GRDB
+
+/// Why the report store failed: a kind to act on and one line for the log that names the file.
+public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The database file or its directory cannot be created or opened.
+        case open
+        /// The file exists but is not a petspotd report database (not SQLite, or another application's).
+        case notADatabase
+        /// The database was migrated by a newer petspotd than this binary; it is left untouched.
+        case schemaTooNew
+        /// A list cursor that no page of this store produced.
+        case invalidCursor
+        /// A list limit below 1.
+        case invalidLimit
+        /// The report collides with a stored one in a way a retry cannot fix
+        /// (its id belongs to another flow, or its flow was submitted by another user).
+        case conflict
+        /// The store was closed.
+        case closed
+        /// The calling task was cancelled; nothing was written.
+        case cancelled
+        /// Reading or writing failed (disk full, I/O error, corruption, ...).
+        case io
+    }
+
+    public let kind: Kind
+    /// The database file, when the failure concerns it.
+    public let path: String?
+    /// What failed, without the path.
+    public let message: String
+
+    public init(kind: Kind, path: String?, message: String) {
+        self.kind = kind
+        self.path = path
+        // One line: the message ends up in a line-oriented log.
+        self.message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    public var description: String {
+        guard let path else { return message }
+        return "report database \(path): \(message)"
+    }
+}
+
+extension ReportStoreError {
+    /// Translates an error thrown by GRDB, SQLite or the file system, keeping a `ReportStoreError` as it is.
+    /// - Parameters:
+    ///   - action: what was attempted, e.g. "cannot list reports".
+    ///   - fallback: the kind when the error says nothing more specific.
+    init(wrapping error: any Error, path: String, action: String, fallback: Kind) {
+        switch error {
+        case let error as ReportStoreError:
+            self = error
+        case is CancellationError:
+            self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
+        case let error as DatabaseError:
+            let detail = "\(error.message ?? "SQLite error") (SQLite error \(error.extendedResultCode.rawValue))"
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                self.init(kind: .notADatabase, path: path, message: "not a petspotd database: \(detail)")
+            case .SQLITE_INTERRUPT:
+                self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM:
+                self.init(kind: .open, path: path, message: "\(action): \(detail)")
+            default:
+                self.init(kind: fallback, path: path, message: "\(action): \(detail)")
+            }
+        default:
+            self.init(kind: fallback, path: path, message: "\(action): \(error)")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PetSpotStore
+
+@Suite("Opening and closing the report database")
+struct ReportStoreOpeningTests {
+    @Test("creates missing parent directories and the file, owner-only")
+    func createsParentDirectory() async throws {
+        try await withTemporaryDirectory { directory in
+            let parent = directory.appendingPathComponent("var/lib/petspotd", isDirectory: true)
+            let path = parent.appendingPathComponent("reports.sqlite").path
+            let store = try ReportStore(path: path)
+            defer { try? store.close() }
+
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(try permissions(of: parent.path) == 0o700)
+            #expect(try permissions(of: path) == 0o600)
+            #expect(try await store.count() == 0)
+        }
+    }
+
+    @Test("reports survive close and reopen")
+    func dataSurvivesReopen() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try ReportStore(path: path)
+            let first = try await store.submit(sampleReport(1, photo: samplePhoto)).report
+            let second = try await store.submit(sampleReport(2)).report
+            try store.close()
+
+            let reopened = try ReportStore(path: path)
+            defer { try? reopened.close() }
+            #expect(try await reopened.count() == 2)
+            #expect(try await reopened.get(id: first.id, ownerUID: 1000) == first)
+            #expect(try await reopened.get(id: second.id, ownerUID: 1000) == second)
+            #expect(try await reopened.photo(reportID: first.id, ownerUID: 1000) == samplePhoto)
+            #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [second, first])
+            // Insertion order continues after a reopen.
+            let third = try await reopened.submit(sampleReport(3)).report
+            #expect(try await reopened.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [third])
+        }
+    }
+
+    @Test("the writer connection is in WAL mode with synchronous=FULL, so a returned commit survives a crash")
+    func commitsAreDurable() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            for _ in 0..<2 {  // new file, then existing file
+                let store = try ReportStore(path: path)
+                let settings = try await store.durabilitySettings()
+                #expect(settings.journalMode == "wal")
+                #expect(settings.synchronous == 2)  // FULL
+                _ = try await store.submit(sampleReport(1))
+                try store.close()
+            }
+        }
+    }
+
+    @Test("close checkpoints the WAL, is idempotent, and later calls fail with .closed")
+    func closeIsClean() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try ReportStore(path: path)
+            _ = try await store.submit(sampleReport(1, photo: samplePhoto))
+            try store.close()
+            try store.close()
+
+            let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            #expect(walSize == 0)
+            let submitError = await #expect(throws: ReportStoreError.self) {
+                try await store.submit(sampleReport(2))
+            }
+            #expect(submitError?.kind == .closed)
+            let listError = await #expect(throws: ReportStoreError.self) {
+                try await store.list(ownerUID: 1000, limit: 1, cursor: nil)
+            }
+            #expect(listError?.kind == .closed)
+        }
+    }
+
+    @Test("a file that is not a database is refused with a clear error and left unchanged")
+    func refusesNonDatabaseFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let content = Data(String(repeating: "these are my notes, not a database\n", count: 100).utf8)
+            try content.write(to: URL(fileURLWithPath: path))
+
+            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.description.contains(path) == true)
+            #expect(error?.description.contains("not a petspotd database") == true)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == content)
+        }
+    }
+
+    @Test("another application's SQLite database is refused and not modified")
+    func refusesForeignDatabase() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("contacts.sqlite").path
+            let foreign = try DatabaseQueue(path: path)
+            try await foreign.write { db in
+                try db.execute(sql: "CREATE TABLE contact (name TEXT); INSERT INTO contact VALUES ('Alice')")
+            }
+            try foreign.close()
+
+            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.description.contains(path) == true)
+
+            let check = try DatabaseQueue(path: path)
+            defer { try? check.close() }
+            let state = try await check.read { db in
+                (tables: try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            }
+            #expect(state.tables == ["contact"])
+            #expect(state.journalMode == "delete")
+        }
+    }
+
+    @Test("a database marked by another application is refused")
+    func refusesOtherApplicationID() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("other.sqlite").path
+            let foreign = try DatabaseQueue(path: path)
+            try await foreign.write { db in try db.execute(sql: "PRAGMA application_id = 42") }
+            try foreign.close()
+
+            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            #expect(error?.kind == .notADatabase)
+        }
+    }
+
+    @Test("a database migrated by a newer petspotd is refused and left as it is")
+    func refusesNewerSchema() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try ReportStore(path: path)
+            _ = try await store.submit(sampleReport(1))
+            try store.close()
+
+            let newer = try DatabaseQueue(path: path)
+            try await newer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+            }
+            try newer.close()
+
+            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            #expect(error?.kind == .schemaTooNew)
+            #expect(error?.description.contains(path) == true)
+            #expect(error?.description.contains("v2-from-the-future") == true)
+
+            let check = try DatabaseQueue(path: path)
+            defer { try? check.close() }
+            let count = try await check.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report") }
+            #expect(count == 1)
+        }
+    }
+
+    @Test("a path whose parent cannot be created fails with .open")
+    func reportsUncreatableDirectory() async throws {
+        try await withTemporaryDirectory { directory in
+            let blocker = directory.appendingPathComponent("a-file")
+            try Data("x".utf8).write(to: blocker)
+            let path = blocker.appendingPathComponent("reports.sqlite").path
+
+            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            #expect(error?.kind == .open)
+            #expect(error?.description.contains(path) == true)
+            #expect(error?.description.contains("File exists") == true)
+            #expect(error?.description.contains("\n") == false)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+@testable import PetSpotStore
+
+@Suite("Submitting reports")
+struct ReportStoreSubmitTests {
+    @Test("a new report is stored and returned as it reads back")
+    func storesNewReport() async throws {
+        try await withTemporaryStore { store in
+            let new = sampleReport(1)
+            let result = try await store.submit(new)
+
+            #expect(result.inserted)
+            #expect(result.report == StoredReport(
+                id: new.id, flowID: new.flowID, ownerUID: 1000, submittedAt: new.submittedAt,
+                valuesJSON: new.valuesJSON, photoMediaType: nil, photoSHA256: nil, photoBytes: nil))
+            #expect(try await store.get(id: new.id, ownerUID: 1000) == result.report)
+            #expect(try await store.count() == 1)
+        }
+    }
+
+    @Test("a retried submit of the same flow returns the first report unchanged")
+    func resubmitReturnsFirstReport() async throws {
+        try await withTemporaryStore { store in
+            let first = try await store.submit(sampleReport(1, flowID: "flow-A"))
+            let retry = try await store.submit(sampleReport(2, flowID: "flow-A", photo: samplePhoto))
+
+            #expect(first.inserted)
+            #expect(!retry.inserted)
+            #expect(retry.report == first.report)
+            #expect(try await store.count() == 1)
+            #expect(try await store.get(id: "report-2", ownerUID: 1000) == nil)
+            #expect(try await store.photo(reportID: "report-1", ownerUID: 1000) == nil)
+        }
+    }
+
+    @Test("concurrent submits of one flow store exactly one report")
+    func concurrentSubmitsOfOneFlow() async throws {
+        try await withTemporaryStore { store in
+            let results = try await withThrowingTaskGroup(of: (report: StoredReport, inserted: Bool).self) { group in
+                for number in 0..<40 {
+                    group.addTask { try await store.submit(sampleReport(number, flowID: "flow-shared")) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+
+            #expect(results.count == 40)
+            #expect(results.filter(\.inserted).count == 1)
+            let inserted = results.first { $0.inserted }
+            let winner = try #require(inserted).report
+            #expect(results.allSatisfy { $0.report == winner })
+            #expect(try await store.count() == 1)
+            #expect(try await store.list(ownerUID: 1000, limit: 100, cursor: nil).reports == [winner])
+        }
+    }
+
+    @Test("the photo is stored in the report's row and read back byte for byte")
+    func photoRoundTrip() async throws {
+        try await withTemporaryStore { store in
+            let stored = try await store.submit(sampleReport(1, photo: samplePhoto)).report
+
+            #expect(stored.photoMediaType == "image/jpeg")
+            #expect(stored.photoSHA256 == samplePhoto.sha256)
+            #expect(stored.photoBytes == 10_240)
+            #expect(try await store.get(id: stored.id, ownerUID: 1000) == stored)
+            #expect(try await store.photo(reportID: stored.id, ownerUID: 1000) == samplePhoto)
+        }
+    }
+
+    @Test("a report without photo has no photo metadata and no photo")
+    func reportWithoutPhoto() async throws {
+        try await withTemporaryStore { store in
+            let stored = try await store.submit(sampleReport(1)).report
+
+            #expect(stored.photoMediaType == nil && stored.photoSHA256 == nil && stored.photoBytes == nil)
+            #expect(try await store.photo(reportID: stored.id, ownerUID: 1000) == nil)
+            #expect(try await store.photo(reportID: "no-such-report", ownerUID: 1000) == nil)
+        }
+    }
+
+    @Test("a report id already used by another flow is a conflict, and nothing is written")
+    func duplicateReportIDIsConflict() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1, flowID: "flow-A"))
+            let error = await #expect(throws: ReportStoreError.self) {
+                try await store.submit(sampleReport(1, flowID: "flow-B"))
+            }
+            #expect(error?.kind == .conflict)
+            #expect(try await store.count() == 1)
+        }
+    }
+
+    @Test("a flow submitted by another user is a conflict, never that user's report")
+    func flowOfAnotherOwnerIsConflict() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1, owner: 1000, flowID: "flow-A"))
+            let error = await #expect(throws: ReportStoreError.self) {
+                try await store.submit(sampleReport(2, owner: 2000, flowID: "flow-A"))
+            }
+            #expect(error?.kind == .conflict)
+            #expect(error?.description.contains("report-1") == false)
+            #expect(try await store.list(ownerUID: 2000, limit: 10, cursor: nil).reports.isEmpty)
+        }
+    }
+}

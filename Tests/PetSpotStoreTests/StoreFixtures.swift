@@ -1,0 +1,50 @@
+import Foundation
+@testable import PetSpotStore
+
+/// Runs `body` with a fresh directory under the system temp directory, removed afterwards.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("petspotstore-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+/// Runs `body` with a store opened on a new file in a temporary directory, closed afterwards.
+func withTemporaryStore<T>(_ body: (ReportStore) async throws -> T) async throws -> T {
+    try await withTemporaryDirectory { directory in
+        let store = try ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
+        defer { try? store.close() }
+        return try await body(store)
+    }
+}
+
+/// A report whose fields are derived from `number`, so tests can tell reports apart.
+func sampleReport(
+    _ number: Int,
+    owner: UInt32 = 1000,
+    flowID: String? = nil,
+    submittedAt: String? = nil,
+    photo: StoredPhoto? = nil
+) -> NewReport {
+    NewReport(
+        id: "report-\(number)",
+        flowID: flowID ?? "flow-\(number)",
+        ownerUID: owner,
+        // Minutes count down as numbers go up: clock text order is the reverse of insertion order.
+        submittedAt: submittedAt ?? String(format: "2026-11-21T13:%02d:27Z", 59 - number % 60),
+        valuesJSON: #"{"chipNumber":"\#(number)","petName":"Rex «ünïcødé» 🐕","note":"a \"quoted\" word"}"#,
+        photo: photo)
+}
+
+/// A photo holding every byte value, so any truncation or text conversion would show.
+let samplePhoto = StoredPhoto(
+    mediaType: "image/jpeg",
+    sha256: String(repeating: "ab", count: 32),
+    data: (0..<40).flatMap { _ in (0...255).map(UInt8.init) })
+
+/// POSIX permission bits of a file or directory.
+func permissions(of path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+}
