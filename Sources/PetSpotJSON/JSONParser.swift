@@ -107,7 +107,7 @@ public struct JSONParser {
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return .object(JSONObject(members))
+                return .object(JSONObject(members: members))
             }
             while true {
                 skipWhitespace()
@@ -131,7 +131,7 @@ public struct JSONParser {
                 }
                 if bytes[position] == UInt8(ascii: "}") {
                     position += 1
-                    return .object(JSONObject(members))
+                    return .object(JSONObject(members: members))
                 }
                 throw error(.syntax("expected ',' or '}' in an object, found \(describeCurrent())"))
             }

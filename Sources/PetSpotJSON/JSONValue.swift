@@ -81,7 +81,7 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
 
     public init() { members = [] }
 
-    public init(_ members: [(key: String, value: JSONValue)]) {
+    public init(members: [(key: String, value: JSONValue)]) {
         self.members = members
     }
 
@@ -129,7 +129,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
+        self = .object(JSONObject(members: elements.map { (key: $0.0, value: $0.1) }))
     }
     public init(nilLiteral: ()) { self = .null }
 }
