@@ -1,0 +1,28 @@
+import PetSpotJSON
+
+/// A `flow.update` whose slow part is already done: decoding and hashing a photo takes up to a
+/// few hundred milliseconds for a large image, so it happens before the flow is taken, and
+/// applying the update stays a matter of microseconds.
+public struct PreparedUpdate: Sendable {
+    public let values: JSONObject
+    let photo: Result<Photo, PhotoDecoder.Problem>?
+
+    /// Decodes a photo in `values`, if there is one; everything else waits for `Flow.update`.
+    public init(_ values: JSONObject, env: FlowEnvironment) {
+        self.values = values
+        if case .object(let photo)? = values["photo"], case .string(let data)? = photo["data"] {
+            let filename = photo["filename"]?.stringValue
+            self.photo = Result { () throws(PhotoDecoder.Problem) -> Photo in
+                try PhotoDecoder.decode(base64: data, filename: filename, maxBytes: env.maxPhotoBytes)
+            }
+        } else {
+            self.photo = nil
+        }
+    }
+
+    /// Whether preparing does real work, so a caller can keep cheap updates on its own thread.
+    public static func hasSlowPart(_ values: JSONObject) -> Bool {
+        if case .object? = values["photo"] { return true }
+        return false
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import PetSpotJSON
+import Testing
+
+@testable import PetSpotFlow
+
+@Suite("Step 2: photo")
+struct PhotoTests {
+    typealias Image = Fixture.Image
+
+    @Test(
+        "the type is decided by magic bytes",
+        arguments: [
+            (Image.jpeg(), "image/jpeg"),
+            (Image.png(), "image/png"),
+            (Image.webp(), "image/webp"),
+            (Image.heif(brand: "heic"), "image/heic"),
+            (Image.heif(brand: "heix"), "image/heic"),
+            (Image.heif(brand: "heim"), "image/heic"),
+            (Image.heif(brand: "heis"), "image/heic"),
+            (Image.heif(brand: "hevc"), "image/heic-sequence"),
+            (Image.heif(brand: "hevx"), "image/heic-sequence"),
+            (Image.heif(brand: "mif1"), "image/heif"),
+            (Image.heif(brand: "msf1"), "image/heif-sequence"),
+        ])
+    func magicBytes(bytes: [UInt8], mediaType: String) {
+        #expect(PhotoDecoder.mediaType(of: bytes) == mediaType)
+    }
+
+    @Test(
+        "anything else is not an image",
+        arguments: [
+            [],
+            [0xFF, 0xD8],
+            Array("GIF89a......".utf8),
+            Array("%PDF-1.7 .....".utf8),
+            Array("RIFF\u{24}\0\0\0WAVEfmt ".utf8),
+            [0, 0, 0, 0x18] + Array("ftypavif".utf8) + [0, 0, 0, 0],
+            [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 0, 0],
+            Array("hello, world".utf8),
+        ] as [[UInt8]])
+    func notAnImage(bytes: [UInt8]) {
+        #expect(PhotoDecoder.mediaType(of: bytes) == nil)
+        #expect(throws: PhotoDecoder.Problem.notAnImage) {
+            try PhotoDecoder.decode(base64: Fixture.base64(bytes), filename: nil, maxBytes: 1024)
+        }
+    }
+
+    @Test("a .jpg name with PNG bytes is a PNG")
+    func nameIsOnlyAHint() throws {
+        let photo = try PhotoDecoder.decode(base64: Fixture.base64(Image.png()), filename: "rex.jpg", maxBytes: 1024)
+        #expect(photo.mediaType == "image/png")
+        #expect(photo.filename == "rex.jpg")
+    }
+
+    @Test(
+        "data that is not base64 is refused",
+        arguments: ["not base64!", "////*", "A", "=AAA", "AA=A", "ÿØÿ"])
+    func notBase64(text: String) {
+        #expect(throws: PhotoDecoder.Problem.notBase64) {
+            try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024)
+        }
+    }
+
+    @Test("wrapped and unpadded base64 are accepted")
+    func lenientBase64() throws {
+        let bytes = Image.jpeg(count: 100)
+        let padded = Fixture.base64(bytes)
+        let wrapped = stride(from: 0, to: padded.count, by: 76).map { start in
+            let from = padded.index(padded.startIndex, offsetBy: start)
+            let to = padded.index(from, offsetBy: min(76, padded.count - start))
+            return String(padded[from..<to])
+        }.joined(separator: "\r\n")
+        let unpadded = padded.trimmingCharacters(in: CharacterSet(charactersIn: "="))
+        #expect(padded != unpadded)
+        for text in [wrapped, unpadded] {
+            #expect(try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024).data == bytes)
+        }
+    }
+
+    @Test("the size limit applies to the decoded bytes: at the limit is accepted, one more is refused")
+    func sizeLimit() throws {
+        let limit = 64
+        #expect(try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit)), filename: nil, maxBytes: limit).data.count == limit)
+        #expect(throws: PhotoDecoder.Problem.tooLarge(limit: limit)) {
+            try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit + 1)), filename: nil, maxBytes: limit)
+        }
+    }
+
+    @Test("the flow's size limit comes from the environment")
+    func flowSizeLimit() throws {
+        let env = FlowEnvironment(today: Fixture.today, species: Fixture.species, maxPhotoBytes: 64)
+        var flow = try Fixture.flow(at: .photo)
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.png(count: 64)))"}}"#, env: env)
+        #expect(flow.values.photo?.data.count == 64)
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg(count: 65)))"}}"#, env: env)
+        #expect(flow.values.photo?.mediaType == "image/png", "a refused photo keeps the previous one")
+        #expect(flow.field(.photo, env: env)?["error"] == .string(StringCatalog.english.issue(.photo(.tooLarge(limit: 64)))))
+    }
+
+    @Test(
+        "a refused upload is a field error and keeps the previous photo",
+        arguments: [
+            (#""%%%%""#, FieldIssue.photo(.notBase64)),
+            (#""aGVsbG8sIHdvcmxk""#, .photo(.notAnImage)),
+            (#""""#, .photo(.notAnImage)),
+        ])
+    func refusedUpload(data: String, issue: FieldIssue) throws {
+        var flow = try Fixture.flow(at: .photo)
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg()))", "filename": "rex.jpg"}}"#)
+        let before = flow.values.photo
+        try flow.update(#"{"photo": {"data": \#(data), "filename": "notes.txt"}}"#)
+        #expect(flow.values.photo == before)
+        #expect(flow.error(of: .photo) == StringCatalog.english.issue(issue))
+    }
+
+    @Test("the view shows type, size and SHA-256, never the data, and null removes the photo")
+    func shownAsMetadata() throws {
+        let bytes = Image.png(count: 12_595)
+        let base64 = Fixture.base64(bytes)
+        var flow = try Fixture.flow(at: .photo)
+        try flow.update(#"{"photo": {"data": "\#(base64)", "filename": "/home/anna/Rex.PNG"}}"#)
+        let sha = SHA256.hexHash(bytes)
+        let field = try #require(flow.field(.photo))
+        #expect(field["value"] == ["mediaType": "image/png", "bytes": 12_595, "sha256": .string(sha)])
+        #expect(field["display"] == "image/png, 12.3 KiB")
+        #expect(field["helper"] == .string("Rex.PNG, SHA-256 \(sha)"))
+        #expect(flow.view()["values"]?["photo"] == field["value"])
+        #expect(!JSONWriter.string(flow.view()).contains(String(base64.prefix(40))))
+
+        try flow.update(#"{"photo": null}"#)
+        #expect(flow.values.photo == nil)
+        #expect(flow.field(.photo)?["value"] == .null)
+        #expect(flow.field(.photo)?["helper"] == "JPEG, PNG, WebP or HEIC, up to 10 MiB.")
+    }
+
+    @Test("the photo is optional at Continue")
+    func optional() throws {
+        var flow = try Fixture.flow(at: .photo)
+        #expect(try flow.continueStep(env: Fixture.env))
+    }
+}
