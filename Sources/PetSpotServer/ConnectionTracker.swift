@@ -1,0 +1,40 @@
+import NIOCore
+import Synchronization
+
+/// The open client connections: counted against the connection limit, and asked to drain
+/// and close at shutdown.
+final class ConnectionTracker: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let maxConnections: Int
+
+    init(maxConnections: Int) {
+        self.maxConnections = maxConnections
+    }
+
+    /// Registers the channel unless the limit is reached; forgets it when it closes.
+    func admit(_ channel: any Channel) -> Bool {
+        let key = ObjectIdentifier(channel)
+        let admitted = channels.withLock { table -> Bool in
+            guard table.count < maxConnections else { return false }
+            table[key] = channel
+            return true
+        }
+        if admitted {
+            channel.closeFuture.whenComplete { [self] _ in
+                _ = channels.withLock { $0.removeValue(forKey: key) }
+            }
+        }
+        return admitted
+    }
+
+    var count: Int { channels.withLock { $0.count } }
+
+    /// Asks every connection to answer what it has and close; completes when all are closed.
+    func drainAll(on loop: any EventLoop) -> EventLoopFuture<Void> {
+        let open = channels.withLock { Array($0.values) }
+        for channel in open {
+            channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent())
+        }
+        return EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: loop)
+    }
+}

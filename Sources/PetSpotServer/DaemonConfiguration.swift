@@ -1,0 +1,298 @@
+import Foundation
+import PetSpotJSON
+
+/// Every setting of the daemon, with its default. Read from a JSON file whose keys are the
+/// dotted names below (nested objects: `{"limits": {"maxFlows": 100000}}`), then overridden by
+/// command-line flags.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// The file the settings came from; "Go to Settings" points a person here.
+    public var configFile: String = ""
+
+    public var socketPath = "run/petspotd.sock"
+    public var socketMode: UInt16 = 0o660
+    public var databasePath = "var/reports.sqlite"
+    /// Relative paths are read from the configuration file's folder.
+    public var speciesFile = "species.json"
+    /// nil: the system's zone.
+    public var timeZone: String? = nil
+    public var logLevel: LogLevel = .info
+
+    public var locationEnabled = true
+    public var locationProviders: [String] = ["gpsd", "simulated"]
+    public var gpsdHost = "127.0.0.1"
+    public var gpsdPort = 2947
+    public var simulatedMode = "fix"
+    public var simulatedPosition = SimulatedPositionSetting(latitude: "52.22968", longitude: "21.01223")
+    public var simulatedTrack: [SimulatedPositionSetting] = []
+    public var locationTimeoutMs = 10_000
+    public var locationMaxAgeMs = 2_000
+
+    public var limits = Limits()
+
+    public struct Limits: Sendable, Equatable {
+        public var flowIdleTimeoutSeconds = 1_800
+        public var maxLineBytes = 16 * 1024 * 1024
+        public var maxFlowsPerUser = 50
+        public var maxFlows = 100_000
+        public var maxConnections = 1_024
+        public var maxPendingOutputBytes = 4 * 1024 * 1024
+        public var maxQueuedRequests = 1_024
+        public var maxBatchSize = 100
+        public var maxJSONDepth = 64
+        public var maxPhotoBytes = 10 * 1024 * 1024
+        public var maxReportsPage = 100
+    }
+
+    public struct SimulatedPositionSetting: Sendable, Equatable {
+        public var latitude: String
+        public var longitude: String
+
+        public init(latitude: String, longitude: String) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    public enum LogLevel: String, Sendable, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+
+    public init() {}
+}
+
+/// A setting that stops the start: one line naming where, which key, and what is wrong.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    /// For a bad value: the key and what is wrong with it, so a flag can say it in its own words.
+    public let key: String?
+    public let problem: String?
+
+    public init(_ message: String) {
+        self.message = message
+        self.key = nil
+        self.problem = nil
+    }
+
+    init(file: String, key: String, problem: String) {
+        self.message = "\(file): \(key): \(problem)"
+        self.key = key
+        self.problem = problem
+    }
+
+    public var description: String { message }
+}
+
+extension DaemonConfiguration {
+    /// The keys a file may hold, with how each is read. A key not listed here is refused,
+    /// so a typo never silently leaves a default in place.
+    private static let readers: [(key: String, read: @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void)] = [
+        ("socket.path", { c, v, r throws(ConfigurationError) in c.socketPath = try r.path(v) }),
+        ("socket.mode", { c, v, r throws(ConfigurationError) in c.socketMode = try r.fileMode(v) }),
+        ("database.path", { c, v, r throws(ConfigurationError) in c.databasePath = try r.path(v) }),
+        ("species.file", { c, v, r throws(ConfigurationError) in c.speciesFile = try r.path(v) }),
+        ("timeZone", { c, v, r throws(ConfigurationError) in c.timeZone = try r.timeZone(v) }),
+        ("log.level", { c, v, r throws(ConfigurationError) in c.logLevel = try r.choice(v, LogLevel.self) }),
+        ("location.enabled", { c, v, r throws(ConfigurationError) in c.locationEnabled = try r.bool(v) }),
+        ("location.providers", { c, v, r throws(ConfigurationError) in c.locationProviders = try r.providers(v) }),
+        ("location.gpsd.host", { c, v, r throws(ConfigurationError) in c.gpsdHost = try r.nonEmptyString(v) }),
+        ("location.gpsd.port", { c, v, r throws(ConfigurationError) in c.gpsdPort = try r.int(v, 1...65_535) }),
+        ("location.simulated.mode", { c, v, r throws(ConfigurationError) in c.simulatedMode = try r.simulatedMode(v) }),
+        ("location.simulated.position", { c, v, r throws(ConfigurationError) in c.simulatedPosition = try r.position(v) }),
+        ("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
+        ("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
+        ("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
+        ("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),
+        ("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
+        ("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),
+        ("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
+        ("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
+        ("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
+        ("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
+        ("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
+        ("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
+        ("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
+        ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
+    ]
+
+    public static var knownKeys: [String] { readers.map(\.key) }
+
+    /// Reads a configuration file on top of the defaults.
+    public static func load(file: String) throws(ConfigurationError) -> DaemonConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw ConfigurationError("\(file): cannot read the configuration file: \(describe(error))")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(Array(data))
+        } catch {
+            throw ConfigurationError("\(file): not valid JSON: \(error)")
+        }
+        var configuration = DaemonConfiguration()
+        configuration.configFile = file
+        try configuration.apply(json, file: file)
+        return configuration
+    }
+
+    /// Applies the members of a parsed file (or of a test's JSON) to these settings.
+    public mutating func apply(_ json: JSONValue, file: String) throws(ConfigurationError) {
+        guard case .object = json else {
+            throw ConfigurationError("\(file): the configuration must be a JSON object")
+        }
+        var flat: [(key: String, value: JSONValue)] = []
+        Self.flatten(json, prefix: "", into: &flat)
+        for (key, value) in flat {
+            guard let reader = Self.readers.first(where: { $0.key == key }) else {
+                let hint = Self.readers.map(\.key).first { $0.hasPrefix(key + ".") || key.hasPrefix($0 + ".") }
+                let suffix = hint.map { "; did you mean \"\($0)\"?" } ?? ""
+                throw ConfigurationError("\(file): unknown key \"\(key)\"\(suffix)")
+            }
+            try reader.read(&self, value, SettingReader(file: file, key: key))
+        }
+    }
+
+    /// Nested objects become dotted keys; the simulated position and track are values, not sections.
+    private static func flatten(_ value: JSONValue, prefix: String, into flat: inout [(key: String, value: JSONValue)]) {
+        guard case .object(let object) = value, !readers.contains(where: { $0.key == prefix }) else {
+            flat.append((key: prefix, value: value))
+            return
+        }
+        for member in object {
+            flatten(member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key, into: &flat)
+        }
+    }
+
+    /// The species file as a path to open: relative names are read beside the configuration file.
+    public var resolvedSpeciesFile: String {
+        if speciesFile.hasPrefix("/") || configFile.isEmpty { return speciesFile }
+        return URL(fileURLWithPath: configFile).deletingLastPathComponent().appendingPathComponent(speciesFile).path
+    }
+}
+
+/// Reads one value for one key, failing with a line that names the file, the key and what is wrong.
+struct SettingReader {
+    let file: String
+    let key: String
+
+    func fail(_ problem: String) -> ConfigurationError {
+        ConfigurationError(file: file, key: key, problem: problem)
+    }
+
+    func string(_ v: JSONValue) throws(ConfigurationError) -> String {
+        guard let s = v.stringValue else { throw fail("expected a string, found \(v.typeName)") }
+        return s
+    }
+
+    func nonEmptyString(_ v: JSONValue) throws(ConfigurationError) -> String {
+        let s = try string(v)
+        guard !s.isEmpty else { throw fail("must not be empty") }
+        return s
+    }
+
+    func path(_ v: JSONValue) throws(ConfigurationError) -> String {
+        let s = try nonEmptyString(v)
+        guard !s.contains("\0") else { throw fail("a path cannot contain a NUL character") }
+        return s
+    }
+
+    func bool(_ v: JSONValue) throws(ConfigurationError) -> Bool {
+        guard case .bool(let b) = v else { throw fail("expected true or false, found \(v.typeName)") }
+        return b
+    }
+
+    func int(_ v: JSONValue, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard case .number(let n) = v, let i = n.exactInt else { throw fail("expected a whole number, found \(v.typeName == "a number" ? "\(v)" : v.typeName)") }
+        guard range.contains(i) else { throw fail("\(i) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return i
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ v: JSONValue, _ type: T.Type) throws(ConfigurationError) -> T where T.RawValue == String {
+        let s = try string(v)
+        guard let c = T(rawValue: s) else {
+            throw fail("\"\(s)\" is not one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+        }
+        return c
+    }
+
+    func fileMode(_ v: JSONValue) throws(ConfigurationError) -> UInt16 {
+        let s = try string(v)
+        guard let mode = SettingParsers.fileMode(s) else { throw fail("\"\(s)\" is not an octal file mode such as \"0660\"") }
+        return mode
+    }
+
+    func timeZone(_ v: JSONValue) throws(ConfigurationError) -> String? {
+        if v.isNull { return nil }
+        let s = try string(v)
+        guard TimeZone(identifier: s) != nil else { throw fail("unknown time zone \"\(s)\"") }
+        return s
+    }
+
+    func providers(_ v: JSONValue) throws(ConfigurationError) -> [String] {
+        guard case .array(let items) = v else { throw fail("expected an array of provider names, found \(v.typeName)") }
+        var names: [String] = []
+        for item in items { names.append(try string(item)) }
+        if let problem = SettingParsers.providersProblem(names) { throw fail(problem) }
+        return names
+    }
+
+    func simulatedMode(_ v: JSONValue) throws(ConfigurationError) -> String {
+        let s = try string(v)
+        guard SettingParsers.simulatedModes.contains(s) else {
+            throw fail("\"\(s)\" is not one of \(SettingParsers.simulatedModes.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        return s
+    }
+
+    func position(_ v: JSONValue) throws(ConfigurationError) -> DaemonConfiguration.SimulatedPositionSetting {
+        guard case .array(let pair) = v, pair.count == 2, case .number(let lat) = pair[0], case .number(let lon) = pair[1] else {
+            throw fail("expected [latitude, longitude] as two numbers")
+        }
+        if let problem = SettingParsers.positionProblem(latitude: lat.literal, longitude: lon.literal) { throw fail(problem) }
+        return .init(latitude: lat.literal, longitude: lon.literal)
+    }
+
+    func track(_ v: JSONValue) throws(ConfigurationError) -> [DaemonConfiguration.SimulatedPositionSetting] {
+        guard case .array(let items) = v else { throw fail("expected an array of [latitude, longitude] pairs") }
+        var track: [DaemonConfiguration.SimulatedPositionSetting] = []
+        for item in items { track.append(try position(item)) }
+        return track
+    }
+}
+
+/// Parsing rules shared by the file and the command line.
+public enum SettingParsers {
+    public static let providerNames = ["gpsd", "simulated"]
+    public static let simulatedModes = ["fix", "permission-denied", "settings-prompt", "no-fix"]
+
+    public static func fileMode(_ text: String) -> UInt16? {
+        guard !text.isEmpty, text.count <= 4, let mode = UInt16(text, radix: 8), mode <= 0o777 else { return nil }
+        return mode
+    }
+
+    public static func providersProblem(_ names: [String]) -> String? {
+        for name in names where !providerNames.contains(name) {
+            return "unknown location provider \"\(name)\"; known: \(providerNames.joined(separator: ", "))"
+        }
+        if Set(names).count != names.count { return "a provider is listed twice" }
+        return nil
+    }
+
+    public static func positionProblem(latitude: String, longitude: String) -> String? {
+        guard let lat = DecimalLiteral(parsing: latitude, lenient: true), lat.compare(to: -90) >= 0, lat.compare(to: 90) <= 0 else {
+            return "latitude \(latitude) is not a number from -90 to 90"
+        }
+        guard let lon = DecimalLiteral(parsing: longitude, lenient: true), lon.compare(to: -180) >= 0, lon.compare(to: 180) <= 0 else {
+            return "longitude \(longitude) is not a number from -180 to 180"
+        }
+        return nil
+    }
+}
+
+func describe(_ error: any Error) -> String {
+    if let posix = error as? CocoaError, let underlying = posix.userInfo[NSUnderlyingErrorKey] as? NSError {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    return (error as NSError).localizedDescription
+}

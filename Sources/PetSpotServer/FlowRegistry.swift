@@ -1,0 +1,144 @@
+import PetSpotFlow
+import PetSpotProtocol
+import Synchronization
+
+/// All flows in memory, keyed by id, each owned by the Unix user that started it.
+///
+/// One lock guards the table. Flow rules are pure and take microseconds, so they run inside
+/// the lock and a flow is never seen half-changed; nothing that waits (location, disk) ever
+/// runs while it is held.
+public final class FlowRegistry: Sendable {
+    public struct Limits: Sendable {
+        public var maxFlowsPerUser: Int
+        public var maxFlows: Int
+        public var idleTimeoutNanos: UInt64
+
+        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int) {
+            self.maxFlowsPerUser = maxFlowsPerUser
+            self.maxFlows = maxFlows
+            self.idleTimeoutNanos = UInt64(idleTimeoutSeconds) * 1_000_000_000
+        }
+    }
+
+    private struct Entry {
+        var flow: Flow
+        let owner: UInt32
+        var lastUsed: UInt64
+    }
+
+    private struct Table {
+        var entries: [String: Entry] = [:]
+        /// Active flows per owner; completed flows do not count against a user.
+        var activeByOwner: [UInt32: Int] = [:]
+        var limits: Limits
+    }
+
+    private let table: Mutex<Table>
+    private let monotonicNanos: @Sendable () -> UInt64
+
+    public init(limits: Limits, monotonicNanos: @escaping @Sendable () -> UInt64) {
+        self.table = Mutex(Table(limits: limits))
+        self.monotonicNanos = monotonicNanos
+    }
+
+    /// Limits can change at run time (configuration reload); existing flows stay.
+    public func update(limits: Limits) {
+        table.withLock { $0.limits = limits }
+    }
+
+    public var count: Int { table.withLock { $0.entries.count } }
+
+    /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
+    public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
+        let now = monotonicNanos()
+        return try table.withLock { (table) throws(RPCError) -> Flow in
+            if table.entries.count >= table.limits.maxFlows {
+                Self.sweep(&table, now: now)
+            }
+            guard table.entries.count < table.limits.maxFlows else {
+                throw RPCError.limitExceeded("limits.maxFlows", max: table.limits.maxFlows,
+                                             "the daemon holds its maximum of \(table.limits.maxFlows) flows; try again later")
+            }
+            let active = table.activeByOwner[owner, default: 0]
+            guard active < table.limits.maxFlowsPerUser else {
+                throw RPCError.limitExceeded("limits.maxFlowsPerUser", max: table.limits.maxFlowsPerUser,
+                                             "you have \(active) open flows, the most one user may have; finish or cancel one first")
+            }
+            table.entries[flow.id] = Entry(flow: flow, owner: owner, lastUsed: now)
+            table.activeByOwner[owner] = active + 1
+            return flow
+        }
+    }
+
+    /// Runs `body` on the caller's flow. A flow that is missing, expired, cancelled or owned by
+    /// another user answers `flowNotFound`: to that caller it does not exist. A flow that
+    /// becomes cancelled is removed.
+    public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
+        let now = monotonicNanos()
+        return try table.withLock { (table) throws(RPCError) -> R in
+            guard var entry = table.entries[id], entry.owner == owner else {
+                throw Self.notFound(id)
+            }
+            if now &- entry.lastUsed > table.limits.idleTimeoutNanos {
+                Self.remove(id, entry: entry, from: &table)
+                throw Self.notFound(id)
+            }
+            let wasActive = entry.flow.state == .active
+            let result: R
+            do throws(FlowError) {
+                result = try body(&entry.flow)
+            } catch {
+                throw Self.rpcError(error)
+            }
+            entry.lastUsed = now
+            switch entry.flow.state {
+            case .cancelled:
+                table.entries[id] = nil
+                if wasActive { table.activeByOwner.decrement(owner) }
+            case .completed:
+                table.entries[id] = entry
+                if wasActive { table.activeByOwner.decrement(owner) }
+            case .active:
+                table.entries[id] = entry
+            }
+            return result
+        }
+    }
+
+    /// Drops every flow idle for longer than the timeout; returns how many.
+    @discardableResult
+    public func expireIdle() -> Int {
+        let now = monotonicNanos()
+        return table.withLock { Self.sweep(&$0, now: now) }
+    }
+
+    @discardableResult
+    private static func sweep(_ table: inout Table, now: UInt64) -> Int {
+        let timeout = table.limits.idleTimeoutNanos
+        let expired = table.entries.filter { now &- $0.value.lastUsed > timeout }
+        for (id, entry) in expired { remove(id, entry: entry, from: &table) }
+        return expired.count
+    }
+
+    private static func remove(_ id: String, entry: Entry, from table: inout Table) {
+        table.entries[id] = nil
+        if entry.flow.state == .active { table.activeByOwner.decrement(entry.owner) }
+    }
+
+    static func notFound(_ id: String) -> RPCError {
+        RPCError(.flowNotFound, "no flow \"\(id)\": it never existed, was cancelled, expired, or belongs to another user", parameter: "flowId")
+    }
+
+    static func rpcError(_ error: FlowError) -> RPCError {
+        switch error {
+        case .wrongStep(let message): RPCError(.wrongStep, message)
+        case .invalidParams(let message, let parameter): RPCError(.invalidParams, message, parameter: parameter)
+        }
+    }
+}
+
+extension Dictionary where Value == Int {
+    fileprivate mutating func decrement(_ key: Key) {
+        if let n = self[key], n > 1 { self[key] = n - 1 } else { self[key] = nil }
+    }
+}

@@ -1,0 +1,312 @@
+import PetSpotFlow
+import PetSpotJSON
+import PetSpotLocation
+import PetSpotProtocol
+import PetSpotStore
+
+/// An answer now, or work that waits (location, disk) and answers later. Everything that only
+/// touches memory answers now, on the event loop, without a task hop.
+public enum Reply: Sendable {
+    case done(Result<JSONValue, RPCError>)
+    case pending(@Sendable () async -> Result<JSONValue, RPCError>)
+}
+
+/// Decodes a method's parameters, calls the domain and shapes the answer. One short function
+/// per method, in the order of the protocol's method table.
+public struct RequestRouter: Sendable {
+    public let services: DaemonServices
+
+    public init(services: DaemonServices) {
+        self.services = services
+    }
+
+    public func route(_ request: RPCRequest, peer: Peer) -> Reply {
+        guard let method = RPCMethod(rawValue: request.method) else {
+            return .done(.failure(RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(RPCMethod.allCases.map(\.rawValue).joined(separator: ", "))", parameter: "method")))
+        }
+        var params = RPCParams(request.params)
+        do {
+            switch method {
+            case .daemonInfo: return .done(.success(try daemonInfo(&params)))
+            case .speciesList: return .done(.success(try speciesList(&params)))
+            case .flowStart: return .done(.success(try flowStart(&params, peer)))
+            case .flowGet: return .done(.success(try flowGet(&params, peer)))
+            case .flowUpdate: return try flowUpdate(&params, peer)
+            case .flowContinue: return .done(.success(try flowContinue(&params, peer)))
+            case .flowBack: return .done(.success(try flowBack(&params, peer)))
+            case .flowCancel: return .done(.success(try flowCancel(&params, peer)))
+            case .flowDismissAlert: return .done(.success(try flowDismissAlert(&params, peer)))
+            case .flowRequestLocation: return try flowRequestLocation(&params, peer)
+            case .flowSubmit: return try flowSubmit(&params, peer)
+            case .locationCurrent: return try locationCurrent(&params)
+            case .locationStatus: return try locationStatus(&params)
+            case .reportsList: return try reportsList(&params, peer)
+            case .reportsGet: return try reportsGet(&params, peer)
+            }
+        } catch {
+            return .done(.failure(error))
+        }
+    }
+
+    // MARK: daemon
+
+    private func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> JSONValue {
+        try p.finish()
+        let limits = services.configuration.limits
+        return [
+            "name": "petspotd",
+            "version": .string(petspotdVersion),
+            "protocolVersion": .int(petspotProtocolVersion),
+            "locationProviders": .array(services.location.providerNames.map(JSONValue.string)),
+            "limits": [
+                "flowIdleTimeoutSeconds": .int(limits.flowIdleTimeoutSeconds),
+                "maxLineBytes": .int(limits.maxLineBytes),
+                "maxFlowsPerUser": .int(limits.maxFlowsPerUser),
+                "maxFlows": .int(limits.maxFlows),
+                "maxConnections": .int(limits.maxConnections),
+                "maxPendingOutputBytes": .int(limits.maxPendingOutputBytes),
+                "maxQueuedRequests": .int(limits.maxQueuedRequests),
+                "maxBatchSize": .int(limits.maxBatchSize),
+                "maxJSONDepth": .int(limits.maxJSONDepth),
+                "maxPhotoBytes": .int(limits.maxPhotoBytes),
+                "maxReportsPage": .int(limits.maxReportsPage),
+            ],
+        ]
+    }
+
+    private func speciesList(_ p: inout RPCParams) throws(RPCError) -> JSONValue {
+        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
+        try p.finish()
+        return services.species.json(locale: locale)
+    }
+
+    // MARK: flows
+
+    private func flowStart(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
+        try p.finish()
+        let flow = try services.registry.start(Flow(id: services.makeID(), locale: locale), owner: peer.uid)
+        return ["flow": flow.view(env: services.flowEnvironment())]
+    }
+
+    private func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let env = services.flowEnvironment()
+        return try services.registry.withFlow(id, owner: peer.uid) { flow in ["flow": flow.view(env: env)] }
+    }
+
+    private func flowUpdate(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let id = try p.requiredString("flowId")
+        let values = try p.requiredObject("values")
+        try p.finish()
+        let services = self.services
+        let apply: @Sendable () -> Result<JSONValue, RPCError> = {
+            let env = services.flowEnvironment()
+            let prepared = PreparedUpdate(values, env: env)
+            return Result { () throws(RPCError) -> JSONValue in
+                try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+                    try flow.update(prepared, env: env)
+                    return ["flow": flow.view(env: env)]
+                }
+            }
+        }
+        // A photo takes real time to decode and hash: never on the event loop.
+        return PreparedUpdate.hasSlowPart(values) ? .pending { apply() } : .done(apply())
+    }
+
+    private func flowContinue(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let env = services.flowEnvironment()
+        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+            let accepted = try flow.continueStep(env: env)
+            return ["flow": flow.view(env: env), "accepted": .bool(accepted)]
+        }
+    }
+
+    private func flowBack(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let env = services.flowEnvironment()
+        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+            try flow.back()
+            return ["flow": flow.view(env: env)]
+        }
+    }
+
+    private func flowCancel(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let env = services.flowEnvironment()
+        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+            try flow.cancel()
+            return ["flow": flow.view(env: env)]
+        }
+    }
+
+    private func flowDismissAlert(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let env = services.flowEnvironment()
+        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+            try flow.dismissAlert()
+            return ["flow": flow.view(env: env)]
+        }
+    }
+
+    private func flowRequestLocation(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let id = try p.requiredString("flowId")
+        let timeoutMs = try p.optionalInt("timeoutMs", in: 1...services.configuration.locationTimeoutMs)
+        try p.finish()
+        // Refuse a wrong step at once rather than after a location wait.
+        let locale = try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> FlowLocale in
+            guard flow.state == .active, flow.step == .description else {
+                throw FlowError.wrongStep(message: "\"Request GPS position\" is on step description; the flow is \(flow.state == .active ? "on step \(flow.step.rawValue)" : flow.state.rawValue)")
+            }
+            return flow.locale
+        }
+        let services = self.services
+        return .pending {
+            let outcome = await services.location.current(timeout: timeoutMs.map { .milliseconds($0) })
+            let env = services.flowEnvironment()
+            return Result { () throws(RPCError) -> JSONValue in
+                try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+                    try flow.applyLocation(outcome)
+                    return ["flow": flow.view(env: env), "location": outcome.json(locale: locale)]
+                }
+            }
+        }
+    }
+
+    private func flowSubmit(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let services = self.services
+        let env = services.flowEnvironment()
+        enum Next { case alreadyStored(reportID: String, view: JSONValue), store(NewReport) }
+        let next = try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> Next in
+            if flow.state == .completed, let reportID = flow.reportID {
+                return .alreadyStored(reportID: reportID, view: flow.view(env: env))
+            }
+            try flow.checkSubmittable()
+            let photo = flow.values.photo.map { StoredPhoto(mediaType: $0.mediaType, sha256: $0.sha256, data: $0.data) }
+            return .store(NewReport(id: services.makeID(), flowID: flow.id, ownerUID: peer.uid,
+                                    submittedAt: ISO8601.string(services.clock.now()),
+                                    valuesJSON: JSONWriter.string(flow.values.json), photo: photo))
+        }
+        return .pending {
+            do throws(RPCError) {
+                switch next {
+                case .alreadyStored(let reportID, let view):
+                    guard let stored = try await Self.storeCall({ () async throws(ReportStoreError) in try await services.store.get(id: reportID, ownerUID: peer.uid) }) else {
+                        throw RPCError(.internalError, "the report \(reportID) of this flow is missing from the database")
+                    }
+                    return .success(["flow": view, "report": try ReportJSON.encode(stored)])
+                case .store(let report):
+                    let (stored, _) = try await Self.storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
+                    // Durable now: only from here on may the flow say it is completed.
+                    let view = try services.registry.withFlow(id, owner: peer.uid) { flow in
+                        if flow.state == .active { flow.complete(reportID: stored.id) }
+                        return flow.view(env: env)
+                    }
+                    return .success(["flow": view, "report": try ReportJSON.encode(stored)])
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    // MARK: location
+
+    private func locationCurrent(_ p: inout RPCParams) throws(RPCError) -> Reply {
+        let timeoutMs = try p.optionalInt("timeoutMs", in: 1...services.configuration.locationTimeoutMs)
+        let maxAgeMs = try p.optionalInt("maxAgeMs", in: 0...3_600_000)
+        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
+        try p.finish()
+        let location = services.location
+        return .pending {
+            let outcome = await location.current(timeout: timeoutMs.map { .milliseconds($0) },
+                                                 maxAge: maxAgeMs.map { .milliseconds($0) })
+            return .success(["location": outcome.json(locale: locale)])
+        }
+    }
+
+    private func locationStatus(_ p: inout RPCParams) throws(RPCError) -> Reply {
+        try p.finish()
+        let location = services.location
+        return .pending {
+            var status = await location.status()
+            if case .object(var object) = status {
+                object["permission"] = .string(location.enabled ? "allowed" : "servicesDisabled")
+                status = .object(object)
+            }
+            return .success(status)
+        }
+    }
+
+    // MARK: reports
+
+    private func reportsList(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let maxPage = services.configuration.limits.maxReportsPage
+        let limit = try p.optionalInt("limit", in: 1...maxPage) ?? min(20, maxPage)
+        let cursor = try p.optionalString("cursor")
+        try p.finish()
+        let store = services.store
+        return .pending {
+            do throws(RPCError) {
+                let page = try await Self.storeCall { () async throws(ReportStoreError) in
+                    try await store.list(ownerUID: peer.uid, limit: limit, cursor: cursor)
+                }
+                var reports: [JSONValue] = []
+                for report in page.reports { reports.append(try ReportJSON.encode(report)) }
+                return .success(["reports": .array(reports), "cursor": .optional(page.nextCursor)])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    private func reportsGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let id = try p.requiredString("reportId")
+        try p.finish()
+        let store = services.store
+        return .pending {
+            do throws(RPCError) {
+                guard let report = try await Self.storeCall({ () async throws(ReportStoreError) in try await store.get(id: id, ownerUID: peer.uid) }) else {
+                    return .failure(RPCError(.reportNotFound, "no report \"\(id)\" of yours", parameter: "reportId"))
+                }
+                return .success(["report": try ReportJSON.encode(report)])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Runs a store call and turns its failure into the error a client sees.
+    private static func storeCall<T>(_ body: () async throws(ReportStoreError) -> T) async throws(RPCError) -> T {
+        do {
+            return try await body()
+        } catch {
+            if error.kind == .invalidCursor {
+                throw RPCError(.invalidParams, "\"cursor\" is not one this daemon gave out", parameter: "cursor")
+            }
+            throw RPCError(.storageFailed, "the reports database failed: \(error.description)")
+        }
+    }
+}
+
+/// A stored report as the protocol shows it.
+enum ReportJSON {
+    static func encode(_ report: StoredReport) throws(RPCError) -> JSONValue {
+        let values: JSONValue
+        do {
+            values = try JSONParser.parse(report.valuesJSON)
+        } catch {
+            throw RPCError(.internalError, "report \(report.id) has unreadable values: \(error)")
+        }
+        return ["id": .string(report.id), "flowId": .string(report.flowID),
+                "submittedAt": .string(report.submittedAt), "values": values]
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The socket's path on disk: never take over the socket of a daemon that is still serving,
+/// and clear away one left behind by a daemon that died.
+enum SocketFile {
+    /// Makes `path` free to bind, or says why it cannot be.
+    static func prepare(_ path: String) throws(ConfigurationError) {
+        guard path.utf8.count < 108 else {
+            throw ConfigurationError("socket.path: \"\(path)\" is longer than the 107 bytes a Unix socket path may have")
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError("socket.path: cannot create the folder \(parent): \(describe(error))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ConfigurationError("socket.path: \(path) exists and is not a socket; not touching it")
+        }
+        if isServed(path) {
+            throw ConfigurationError("socket.path: another daemon is serving \(path); stop it or choose another --socket")
+        }
+        // Nobody answers: the socket was left behind by a daemon that died.
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw ConfigurationError("socket.path: cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Whether a process accepts connections on the socket right now.
+    static func isServed(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+
+    /// The identity of the file we bound, so shutdown removes our socket and nobody else's.
+    static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    static func removeIfOurs(_ path: String, identity: (dev: UInt64, ino: UInt64)?) {
+        guard let identity, let current = self.identity(path), current == identity else { return }
+        unlink(path)
+    }
+}

@@ -1,0 +1,199 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import PetSpotServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// EX_CONFIG from sysexits.h: the configuration is wrong; a restart alone will not help.
+let exitConfigurationError: Int32 = 78
+
+@main
+struct PetSpotDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petspotd",
+        abstract: "Runs missing-pet report flows for local clients over a Unix socket.",
+        discussion: """
+            Settings come from the configuration file; every flag overrides the file's value.
+            Clients speak newline-delimited JSON-RPC 2.0 on the socket (see docs/PROTOCOL.md):
+              socat - UNIX-CONNECT:run/petspotd.sock
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Configuration file.", valueName: "file"))
+    var config: String = "config/petspotd.json"
+
+    @Option(name: .long, help: ArgumentHelp("Socket path (socket.path).", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("socket-mode"), help: ArgumentHelp("Octal file mode of the socket, e.g. 0660 (socket.mode).", valueName: "mode"))
+    var socketMode: String?
+
+    @Option(name: .long, help: ArgumentHelp("The reports database, SQLite (database.path).", valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("location-providers"), help: ArgumentHelp("Comma-separated providers in order: gpsd, simulated (location.providers).", valueName: "list"))
+    var locationProviders: String?
+
+    @Option(name: .customLong("gpsd"), help: ArgumentHelp("Where gpsd listens (location.gpsd.host, location.gpsd.port).", valueName: "host:port"))
+    var gpsd: String?
+
+    @Option(name: .customLong("simulated-mode"), help: ArgumentHelp("fix, permission-denied, settings-prompt or no-fix (location.simulated.mode).", valueName: "mode"))
+    var simulatedMode: String?
+
+    @Option(name: .customLong("simulated-position"), help: ArgumentHelp("The simulated provider's position (location.simulated.position).", valueName: "lat,lon"))
+    var simulatedPosition: String?
+
+    @Option(name: .customLong("flow-idle-timeout"), help: ArgumentHelp("Idle flows expire after this many seconds (limits.flowIdleTimeoutSeconds).", valueName: "seconds"))
+    var flowIdleTimeout: String?
+
+    @Option(name: .customLong("max-line-bytes"), help: ArgumentHelp("Longest accepted request line (limits.maxLineBytes).", valueName: "n"))
+    var maxLineBytes: String?
+
+    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The zone \"today\" is reckoned in; default the system's (timeZone).", valueName: "tz"))
+    var timeZone: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (log.level).", valueName: "level"))
+    var logLevel: String?
+
+    @Option(name: .customLong("limit"), parsing: .singleValue,
+            help: ArgumentHelp("Any limit from the configuration, e.g. --limit maxFlowsPerUser=10 (limits.NAME). Repeatable.", valueName: "name=n"))
+    var limitOverrides: [String] = []
+
+    func run() async throws {
+        let settings: DaemonConfiguration
+        do {
+            settings = try resolveConfiguration()
+        } catch {
+            printError("petspotd: \(error.description)")
+            throw ExitCode(exitConfigurationError)
+        }
+        let journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        let level = Logger.Level(rawValue: settings.logLevel.rawValue) ?? .info
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level, journald: journald) }
+        let logger = Logger(label: "petspotd")
+
+        let daemon: Daemon
+        do {
+            daemon = try await Daemon.start(configuration: settings, logger: logger)
+        } catch let error as ConfigurationError {
+            printError("petspotd: \(settings.configFile): \(error.description)")
+            throw ExitCode(exitConfigurationError)
+        }
+        let signal = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
+        logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        await daemon.stop()
+    }
+
+    /// The file first, then each flag on top: the flag wins.
+    func resolveConfiguration() throws(ConfigurationError) -> DaemonConfiguration {
+        var c = try DaemonConfiguration.load(file: config)
+        func flag(_ name: String, _ problem: String) -> ConfigurationError {
+            ConfigurationError("--\(name): \(problem)")
+        }
+        if let socket {
+            guard !socket.isEmpty else { throw flag("socket", "the path must not be empty") }
+            c.socketPath = socket
+        }
+        if let socketMode {
+            guard let mode = SettingParsers.fileMode(socketMode) else { throw flag("socket-mode", "\"\(socketMode)\" is not an octal file mode such as 0660") }
+            c.socketMode = mode
+        }
+        if let database {
+            guard !database.isEmpty else { throw flag("database", "the path must not be empty") }
+            c.databasePath = database
+        }
+        if let locationProviders {
+            let names = locationProviders.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            if let problem = SettingParsers.providersProblem(names) { throw flag("location-providers", problem) }
+            c.locationProviders = names
+        }
+        if let gpsd {
+            guard let colon = gpsd.lastIndex(of: ":"), let port = Int(gpsd[gpsd.index(after: colon)...]), (1...65_535).contains(port),
+                  colon != gpsd.startIndex
+            else { throw flag("gpsd", "\"\(gpsd)\" is not HOST:PORT, e.g. 127.0.0.1:2947") }
+            c.gpsdHost = String(gpsd[..<colon])
+            c.gpsdPort = port
+        }
+        if let simulatedMode {
+            guard SettingParsers.simulatedModes.contains(simulatedMode) else {
+                throw flag("simulated-mode", "\"\(simulatedMode)\" is not one of \(SettingParsers.simulatedModes.joined(separator: ", "))")
+            }
+            c.simulatedMode = simulatedMode
+        }
+        if let simulatedPosition {
+            let parts = simulatedPosition.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { throw flag("simulated-position", "\"\(simulatedPosition)\" is not LAT,LON, e.g. 52.22968,21.01223") }
+            if let problem = SettingParsers.positionProblem(latitude: parts[0], longitude: parts[1]) { throw flag("simulated-position", problem) }
+            c.simulatedPosition = .init(latitude: parts[0].trimmingCharacters(in: .whitespaces), longitude: parts[1].trimmingCharacters(in: .whitespaces))
+        }
+        if let timeZone {
+            guard TimeZone(identifier: timeZone) != nil else { throw flag("time-zone", "unknown time zone \"\(timeZone)\"") }
+            c.timeZone = timeZone
+        }
+        if let logLevel {
+            guard let level = DaemonConfiguration.LogLevel(rawValue: logLevel) else {
+                throw flag("log-level", "\"\(logLevel)\" is not one of \(DaemonConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            c.logLevel = level
+        }
+        // Numeric limits go through the same reader as the file, so ranges are checked once.
+        var limits: [(String, String, String)] = []
+        if let flowIdleTimeout { limits.append(("flow-idle-timeout", "flowIdleTimeoutSeconds", flowIdleTimeout)) }
+        if let maxLineBytes { limits.append(("max-line-bytes", "maxLineBytes", maxLineBytes)) }
+        for override in limitOverrides {
+            guard let eq = override.firstIndex(of: "=") else { throw flag("limit", "\"\(override)\" is not NAME=N, e.g. maxFlowsPerUser=10") }
+            limits.append(("limit", String(override[..<eq]), String(override[override.index(after: eq)...])))
+        }
+        for (flagName, key, text) in limits {
+            guard let n = Int(text) else { throw flag(flagName, "\"\(text)\" is not a whole number") }
+            do {
+                try c.apply(["limits": [key: .int(n)]], file: "--\(flagName)")
+            } catch {
+                guard let problem = error.problem, let setting = error.key else {
+                    throw flag(flagName, "unknown limit \"\(key)\"; the limits are \(DaemonConfiguration.knownKeys.filter { $0.hasPrefix("limits.") }.map { $0.dropFirst(7) }.joined(separator: ", "))")
+                }
+                throw flag(flagName, "\(problem) (\(setting))")
+            }
+        }
+        return c
+    }
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Waits for the first of the given signals without a thread blocked in sigwait.
+enum SignalWaiter {
+    static func wait(for signals: [Int32]) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let queue = DispatchQueue(label: "petspotd.signals")
+            let resumed = ResumeOnce(continuation)
+            var sources: [any DispatchSourceSignal] = []
+            for number in signals {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { resumed.resume(number) }
+                source.resume()
+                sources.append(source)
+            }
+            resumed.keep(sources)
+        }
+    }
+
+    private final class ResumeOnce: @unchecked Sendable {
+        // Touched only on the signal queue after setup.
+        private var continuation: CheckedContinuation<Int32, Never>?
+        private var sources: [any DispatchSourceSignal] = []
+        init(_ continuation: CheckedContinuation<Int32, Never>) { self.continuation = continuation }
+        func keep(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+        func resume(_ signal: Int32) {
+            continuation?.resume(returning: signal)
+            continuation = nil
+        }
+    }
+}
+

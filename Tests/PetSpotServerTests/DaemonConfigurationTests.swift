@@ -1,0 +1,72 @@
+import Foundation
+import PetSpotJSON
+@testable import PetSpotServer
+import Testing
+
+@Suite("Daemon configuration")
+struct DaemonConfigurationTests {
+    static let checkoutConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/petspotd.json").path
+
+    @Test("the checkout's file states exactly the built-in defaults")
+    func checkoutDefaults() throws {
+        var loaded = try DaemonConfiguration.load(file: Self.checkoutConfig)
+        loaded.configFile = ""
+        #expect(loaded == DaemonConfiguration())
+    }
+
+    @Test("the checkout's file sets every key there is, so it documents them all")
+    func everyKeyInCheckoutFile() throws {
+        let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Self.checkoutConfig))))
+        var keys: [String] = []
+        func walk(_ value: JSONValue, _ prefix: String) {
+            if case .object(let o) = value, !DaemonConfiguration.knownKeys.contains(prefix) {
+                for m in o { walk(m.value, prefix.isEmpty ? m.key : prefix + "." + m.key) }
+            } else {
+                keys.append(prefix)
+            }
+        }
+        walk(json, "")
+        #expect(Set(keys) == Set(DaemonConfiguration.knownKeys))
+    }
+
+    @Test("each bad value names the file, the key and the problem", arguments: [
+        (#"{"limits":{"maxFlows":0}}"#, "f.json: limits.maxFlows: 0 is out of range 1...10000000"),
+        (#"{"limits":{"maxFlows":1.5}}"#, "f.json: limits.maxFlows: expected a whole number"),
+        (#"{"limits":{"maxFlowz":1}}"#, "f.json: unknown key \"limits.maxFlowz\""),
+        (#"{"limit":{"maxFlows":1}}"#, "f.json: unknown key \"limit.maxFlows\""),
+        (#"{"socket":"x"}"#, "f.json: unknown key \"socket\"; did you mean \"socket.path\"?"),
+        (#"{"socket":{"mode":"0999"}}"#, "f.json: socket.mode: \"0999\" is not an octal file mode"),
+        (#"{"location":{"enabled":"yes"}}"#, "f.json: location.enabled: expected true or false, found a string"),
+        (#"{"location":{"providers":["gpsd","gpsd"]}}"#, "f.json: location.providers: a provider is listed twice"),
+        (#"{"location":{"simulated":{"position":[91,0]}}}"#, "f.json: location.simulated.position: latitude 91 is not a number from -90 to 90"),
+        (#"{"location":{"simulated":{"mode":"fixed"}}}"#, "f.json: location.simulated.mode: \"fixed\" is not one of"),
+        (#"{"timeZone":"Nowhere/City"}"#, "f.json: timeZone: unknown time zone \"Nowhere/City\""),
+        (#"[]"#, "f.json: the configuration must be a JSON object"),
+    ])
+    func badValues(text: String, message: String) throws {
+        var configuration = DaemonConfiguration()
+        #expect {
+            try configuration.apply(try JSONParser.parse(text), file: "f.json")
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test("limits at their edges are accepted", arguments: [
+        ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
+    ])
+    func edges(key: String, value: Int) throws {
+        var configuration = DaemonConfiguration()
+        try configuration.apply(["limits": [key: .int(value)]], file: "f.json")
+    }
+
+    @Test("the species file is read beside the configuration file unless absolute")
+    func speciesPath() {
+        var c = DaemonConfiguration()
+        c.configFile = "/etc/petspotd/petspotd.json"
+        #expect(c.resolvedSpeciesFile == "/etc/petspotd/species.json")
+        c.speciesFile = "/usr/share/petspotd/species.json"
+        #expect(c.resolvedSpeciesFile == "/usr/share/petspotd/species.json")
+    }
+}

@@ -1,0 +1,106 @@
+import PetSpotFlow
+import PetSpotProtocol
+@testable import PetSpotServer
+import Synchronization
+import Testing
+
+/// A monotonic clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let nanos = Mutex<UInt64>(1_000)
+    func advance(seconds: Double) { nanos.withLock { $0 += UInt64(seconds * 1e9) } }
+    func advance(nanoseconds: UInt64) { nanos.withLock { $0 += nanoseconds } }
+    var read: @Sendable () -> UInt64 { { self.nanos.withLock { $0 } } }
+}
+
+@Suite("Flow registry")
+struct FlowRegistryTests {
+    func registry(perUser: Int = 50, total: Int = 100, idle: Int = 60, clock: ManualClock = ManualClock()) -> FlowRegistry {
+        FlowRegistry(limits: .init(maxFlowsPerUser: perUser, maxFlows: total, idleTimeoutSeconds: idle), monotonicNanos: clock.read)
+    }
+
+    @Test("a flow belongs to its owner: to anyone else it does not exist")
+    func ownership() throws {
+        let flows = registry()
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1000)
+        #expect(try flows.withFlow("a", owner: 1000) { $0.id } == "a")
+        #expect(throws: FlowRegistry.notFound("a")) { try flows.withFlow("a", owner: 1001) { _ in } }
+        #expect(throws: FlowRegistry.notFound("b")) { try flows.withFlow("b", owner: 1000) { _ in } }
+    }
+
+    @Test("idle expiry at its edge: exactly the timeout is alive, a nanosecond more is gone")
+    func expiryEdge() throws {
+        let clock = ManualClock()
+        let flows = registry(idle: 60, clock: clock)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        clock.advance(seconds: 60)
+        _ = try flows.withFlow("a", owner: 1) { _ in }  // touching it restarts the idle time
+        clock.advance(seconds: 60)
+        #expect(flows.expireIdle() == 0)
+        clock.advance(nanoseconds: 1)
+        #expect(throws: FlowRegistry.notFound("a")) { try flows.withFlow("a", owner: 1) { _ in } }
+        #expect(flows.count == 0)
+    }
+
+    @Test("the sweep drops only idle flows")
+    func sweep() throws {
+        let clock = ManualClock()
+        let flows = registry(idle: 10, clock: clock)
+        _ = try flows.start(Flow(id: "old", locale: .en), owner: 1)
+        clock.advance(seconds: 6)
+        _ = try flows.start(Flow(id: "new", locale: .en), owner: 1)
+        clock.advance(seconds: 6)
+        #expect(flows.expireIdle() == 1)
+        #expect(try flows.withFlow("new", owner: 1) { $0.id } == "new")
+    }
+
+    @Test("per-user limit counts active flows only; cancelling frees a place")
+    func perUserLimit() throws {
+        let flows = registry(perUser: 2)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        _ = try flows.start(Flow(id: "b", locale: .en), owner: 1)
+        _ = try flows.start(Flow(id: "c", locale: .en), owner: 2)  // another user has their own allowance
+        #expect {
+            _ = try flows.start(Flow(id: "d", locale: .en), owner: 1)
+        } throws: { error in
+            (error as? RPCError)?.kind == .limitExceeded && (error as? RPCError)?.details["limit"] == "limits.maxFlowsPerUser"
+        }
+        try flows.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }
+        _ = try flows.start(Flow(id: "d", locale: .en), owner: 1)
+    }
+
+    @Test("the total limit first makes room by dropping expired flows")
+    func totalLimit() throws {
+        let clock = ManualClock()
+        let flows = registry(total: 2, idle: 10, clock: clock)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
+        #expect {
+            _ = try flows.start(Flow(id: "c", locale: .en), owner: 3)
+        } throws: { error in
+            (error as? RPCError)?.details["limit"] == "limits.maxFlows"
+        }
+        clock.advance(seconds: 11)
+        _ = try flows.start(Flow(id: "c", locale: .en), owner: 3)
+        #expect(flows.count == 1)
+    }
+
+    @Test("a cancelled flow is gone at once")
+    func cancelRemoves() throws {
+        let flows = registry()
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        try flows.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.back() }
+        #expect(flows.count == 0)
+    }
+
+    @Test("a rule's refusal becomes the protocol error and changes nothing")
+    func flowErrors() throws {
+        let flows = registry()
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        #expect {
+            try flows.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.checkSubmittable() }
+        } throws: { error in
+            (error as? RPCError)?.kind == .wrongStep
+        }
+        #expect(try flows.withFlow("a", owner: 1) { $0.step } == .chip)
+    }
+}
