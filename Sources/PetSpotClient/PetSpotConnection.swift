@@ -15,7 +15,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
 /// client and for tests that drive the daemon like a person would.
 public final class PetSpotConnection {
     public let socketPath: String
-    private let fd: Int32
+    private var fd: Int32
     private var buffer: [UInt8] = []
     private var nextID = 1
 
@@ -27,7 +27,7 @@ public final class PetSpotConnection {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         guard socketPath.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
+            Glibc.close(fd)
             throw ClientError("socket path too long: \(socketPath)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -40,7 +40,7 @@ public final class PetSpotConnection {
         }
         guard connected == 0 else {
             let reason = Self.lastError()
-            close(fd)
+            Glibc.close(fd)
             throw ClientError("cannot connect to petspotd at \(socketPath): \(reason)")
         }
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
@@ -50,7 +50,15 @@ public final class PetSpotConnection {
     }
 
     deinit {
-        close(fd)
+        close()
+    }
+
+    /// Closes the connection; later calls fail with "not connected".
+    public func close() {
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
     }
 
     /// The socket a command talks to: PETSPOT_SOCKET, else the checkout's ./run/petspotd.sock

@@ -1,0 +1,79 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+@Suite("Starting the daemon: bad settings stop it with one clear line and exit 78", .serialized)
+struct DaemonStartTests {
+    @Test("bad settings in the file", arguments: [
+        (#"{"limits":{"maxFlows":"many"}}"#, "limits.maxFlows: expected a whole number"),
+        (#"{"limits":{"maxFlowz":1}}"#, "unknown key \"limits.maxFlowz\""),
+        (#"{"location":{"providers":["gps"]}}"#, "unknown location provider \"gps\""),
+        (#"{"socket":{"mode":"999"}}"#, "socket.mode"),
+        (#"{"timeZone":"Mars/Olympus"}"#, "unknown time zone"),
+        (#"{"species":{"file":"/nonexistent/species.json"}}"#, "species.file: cannot read"),
+    ])
+    func badFileSetting(settingsText: String, message: String) throws {
+        let settings = try #require(try JSONParser.parse(settingsText).objectValue)
+        let daemon = try DaemonProcess(settings: settings)
+        let (status, stderr) = try daemon.startExpectingFailure()
+        #expect(status == 78, "\(stderr)")
+        #expect(stderr.contains(message), "\(stderr)")
+        #expect(stderr.contains(daemon.configPath), "the line names the file: \(stderr)")
+        #expect(stderr.split(separator: "\n").count == 1, "one line: \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "nothing half-started")
+    }
+
+    @Test("bad flags", arguments: [
+        (["--socket-mode", "abc"], "--socket-mode"),
+        (["--simulated-position", "91,0"], "latitude 91"),
+        (["--gpsd", "localhost"], "--gpsd"),
+        (["--max-line-bytes", "10"], "--max-line-bytes: 10 is out of range"),
+        (["--flow-idle-timeout", "0"], "--flow-idle-timeout: 0 is out of range"),
+        (["--location-providers", "simulated,simulated"], "listed twice"),
+        (["--limit", "nonsense=1"], "--limit: unknown limit \"nonsense\""),
+        (["--limit", "maxFlows=0"], "--limit: 0 is out of range 1...10000000 (limits.maxFlows)"),
+    ])
+    func badFlag(arguments: [String], message: String) throws {
+        let daemon = try DaemonProcess()
+        let (status, stderr) = try daemon.startExpectingFailure(arguments: arguments)
+        #expect(status == 78, "\(stderr)")
+        #expect(stderr.contains(message), "\(stderr)")
+    }
+
+    @Test("a file that is not JSON, or missing")
+    func unreadableFile() throws {
+        let daemon = try DaemonProcess()
+        try "{ socket: }".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let (status, stderr) = try daemon.startExpectingFailure()
+        #expect(status == 78)
+        #expect(stderr.contains("not valid JSON"))
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+        let missing = try daemon.startExpectingFailure()
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("cannot read the configuration file"))
+    }
+
+    @Test("the socket of a live daemon is never taken over; a stale one is cleared")
+    func socketFile() throws {
+        let first = try DaemonProcess().start()
+        let second = try DaemonProcess(directory: first.directory.appendingPathComponent("second"))
+        let (status, stderr) = try second.startExpectingFailure(arguments: ["--socket", first.socketPath])
+        #expect(status == 78)
+        #expect(stderr.contains("another daemon is serving"))
+        #expect(try first.connect().result("daemon.info")["name"] == "petspotd")
+
+        // Killed without cleanup, the socket file stays; the next start clears it.
+        try first.kill()
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+        try first.start()
+        #expect(try first.connect().result("daemon.info")["name"] == "petspotd")
+    }
+
+    @Test("the socket gets the configured mode")
+    func socketMode() throws {
+        let daemon = try DaemonProcess(arguments: ["--socket-mode", "0600"]).start()
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Every limit holds at its edge and names itself", .serialized)
+struct LimitsTests {
+    @Test("flows per user: the limit-th flow starts, the next is refused; finishing one frees a place")
+    func flowsPerUser() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxFlowsPerUser=3"]).start()
+        let conn = try daemon.connect()
+        var ids: [JSONValue] = []
+        for _ in 0..<3 { ids.append(try conn.result("flow.start")[path: "flow", "id"]!) }
+        let refused = try conn.failure("flow.start")
+        #expect(refused.kind == .limitExceeded)
+        #expect(refused.details["limit"] == "limits.maxFlowsPerUser")
+        #expect(refused.details["max"] == 3)
+        _ = try conn.result("flow.cancel", ["flowId": ids[0]])
+        _ = try conn.result("flow.start")
+    }
+
+    @Test("flows in total")
+    func flowsTotal() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxFlows=2"]).start()
+        let conn = try daemon.connect()
+        _ = try conn.result("flow.start")
+        _ = try conn.result("flow.start")
+        let refused = try conn.failure("flow.start")
+        #expect(refused.details["limit"] == "limits.maxFlows")
+    }
+
+    @Test("connections: the limit-th is served, the next is told why and closed")
+    func connections() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=2"]).start()
+        // The start-up probe's connection may not be released yet: take places as they free up.
+        func servedConnection() throws -> PetSpotConnection {
+            var served: PetSpotConnection?
+            try waitUntil("a connection place") {
+                let conn = try daemon.connect()
+                guard try conn.result("daemon.info")["name"] == "petspotd" else { return false }
+                served = conn
+                return true
+            }
+            return served!
+        }
+        let first = try servedConnection()
+        let second = try servedConnection()
+        let third = try daemon.connect()
+        let refusal = try #require(try third.readValue())
+        #expect(refusal.errorKind == "limitExceeded")
+        #expect(refusal[path: "error", "data", "limit"] == "limits.maxConnections")
+        #expect(try third.readLine() == nil)
+        // A place frees up when a client leaves.
+        #expect(try second.result("daemon.info")["name"] == "petspotd")
+        first.close()
+        try waitUntil("a connection place to free up") {
+            let again = try daemon.connect()
+            return try again.result("daemon.info")["name"] == "petspotd"
+        }
+    }
+
+    @Test("batch size: the limit is accepted, one more is refused")
+    func batchSize() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxBatchSize=3"]).start()
+        let conn = try daemon.connect()
+        let item = #"{"id":1,"method":"daemon.info"}"#
+        #expect(try conn.raw("[\(item),\(item),\(item)]").arrayValue?.count == 3)
+        let refused = try conn.raw("[\(item),\(item),\(item),\(item)]")
+        #expect(refused.errorKind == "limitExceeded")
+        #expect(refused[path: "error", "data", "limit"] == "limits.maxBatchSize")
+    }
+
+    @Test("JSON depth: the configured depth parses, one more is a parse error")
+    func depth() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxJSONDepth=5"]).start()
+        let conn = try daemon.connect()
+        let atLimit = #"{"id":1,"method":"daemon.info","params":{"a":{"b":{"c":{}}}}}"#
+        #expect(try conn.raw(atLimit)[path: "error", "data", "parameter"] == "a")  // parsed; refused as unknown
+        let over = #"{"id":1,"method":"daemon.info","params":{"a":{"b":{"c":{"d":{}}}}}}"#
+        #expect(try conn.raw(over).errorKind == "parseError")
+    }
+
+    @Test("photo size: the limit is accepted, one byte more is a field error")
+    func photoSize() throws {
+        let limit = 4096
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxPhotoBytes=\(limit)"]).start()
+        let conn = try daemon.connect()
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        func photo(_ size: Int) -> JSONObject {
+            let bytes = Array(pngBytes.prefix(8)) + Array(repeating: 1, count: size - 8)
+            return ["flowId": flowID, "values": ["photo": ["data": .string(Data(bytes).base64EncodedString())]]]
+        }
+        let fits = try conn.result("flow.update", photo(limit))["flow"]!
+        #expect(fits[path: "values", "photo", "bytes"] == .int(limit))
+        let tooBig = try conn.result("flow.update", photo(limit + 1))["flow"]!
+        #expect(tooBig.field("photo")?["error"]?.stringValue != nil)
+        #expect(tooBig[path: "values", "photo", "bytes"] == .int(limit))
+    }
+
+    @Test("a client that never reads its answers is disconnected; others go on")
+    func slowReader() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxPendingOutputBytes=65536"]).start()
+        let greedy = try daemon.connect(timeout: .seconds(5))
+        let flowID = try greedy.result("flow.start")[path: "flow", "id"]!.stringValue!
+        let request = Array("{\"id\":1,\"method\":\"flow.get\",\"params\":{\"flowId\":\"\(flowID)\"}}\n".utf8)
+        var batch: [UInt8] = []
+        for _ in 0..<200 { batch += request }
+        // Write until the daemon hangs up; never read.
+        try waitUntil("the daemon to drop the connection that does not read", seconds: 30) {
+            do {
+                try greedy.send(batch)
+                return false
+            } catch {
+                return true
+            }
+        }
+        #expect(daemon.log.contains("does not read its answers"))
+        #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
+    }
+}

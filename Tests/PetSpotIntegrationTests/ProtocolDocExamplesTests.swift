@@ -1,0 +1,162 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// Replays every example exchange of docs/PROTOCOL.md against a live daemon, so the document
+/// cannot drift from what the daemon does.
+///
+/// In a fenced block, `→ ` starts a request line and `← ` the answer expected for it (`←` alone:
+/// no answer, for notifications). In an expected answer, `"$name"` binds a value the daemon
+/// chose (a flow id) or, once bound, must equal it; in a request, `"$name"` is replaced by it.
+/// `"…"` matches any value; an object with a member `"…": "…"` may have more members than it
+/// shows; an array whose last element is `"…"` may have more elements. `→ <N bytes>` sends a
+/// line of N bytes. `<!-- example-daemon: FLAGS -->` before a block runs it on a fresh daemon
+/// started with those flags; other blocks share one daemon and one connection, in order.
+@Suite("docs/PROTOCOL.md examples", .serialized)
+struct ProtocolDocExamplesTests {
+    struct Exchange {
+        let request: String
+        let expected: String?
+        let line: Int
+    }
+
+    struct Block {
+        let flags: [String]?
+        let exchanges: [Exchange]
+    }
+
+    static func blocks() throws -> [Block] {
+        let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+        var blocks: [Block] = []
+        var inBlock = false
+        var flags: [String]? = nil
+        var pendingFlags: [String]? = nil
+        var exchanges: [Exchange] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("<!-- example-daemon:") {
+                pendingFlags = line.dropFirst("<!-- example-daemon:".count).replacingOccurrences(of: "-->", with: "")
+                    .split(separator: " ").map(String.init)
+            } else if line.hasPrefix("```") {
+                if inBlock {
+                    if !exchanges.isEmpty { blocks.append(Block(flags: flags, exchanges: exchanges)) }
+                    exchanges = []
+                    flags = nil
+                } else {
+                    flags = pendingFlags
+                    pendingFlags = nil
+                }
+                inBlock.toggle()
+            } else if inBlock, line.hasPrefix("→ ") {
+                exchanges.append(Exchange(request: String(line.dropFirst(2)), expected: nil, line: index + 1))
+            } else if inBlock, line.hasPrefix("←"), let last = exchanges.popLast() {
+                let answer = line.dropFirst(1).trimmingCharacters(in: .whitespaces)
+                exchanges.append(Exchange(request: last.request, expected: answer.isEmpty ? nil : answer, line: last.line))
+            }
+        }
+        return blocks
+    }
+
+    @Test("every method and error kind has an example")
+    func coverage() throws {
+        let all = try Self.blocks().flatMap(\.exchanges)
+        let requests = all.map(\.request).joined(separator: "\n")
+        let answers = all.compactMap(\.expected).joined(separator: "\n")
+        for method in ["daemon.info", "species.list", "flow.start", "flow.get", "flow.update", "flow.continue", "flow.back",
+                       "flow.cancel", "flow.requestLocation", "flow.dismissAlert", "flow.submit", "location.current",
+                       "location.status", "reports.list", "reports.get"] {
+            #expect(requests.contains("\"method\":\"\(method)\""), "no example calls \(method)")
+        }
+        for kind in ["parseError", "invalidRequest", "methodNotFound", "invalidParams", "flowNotFound", "wrongStep",
+                     "limitExceeded", "lineTooLong", "reportNotFound"] {
+            #expect(answers.contains("\"kind\":\"\(kind)\""), "no example shows \(kind)")
+        }
+    }
+
+    @Test("every example answers as documented")
+    func replay() throws {
+        var shared: (DaemonProcess, PetSpotConnection)? = nil
+        var bindings: [String: JSONValue] = [:]
+        for block in try Self.blocks() {
+            let daemon: DaemonProcess
+            let conn: PetSpotConnection
+            if let flags = block.flags {
+                daemon = try DaemonProcess(arguments: flags).start()
+                conn = try daemon.connect()
+            } else {
+                if shared == nil {
+                    let d = try DaemonProcess().start()
+                    shared = (d, try d.connect())
+                }
+                (daemon, conn) = shared!
+            }
+            for exchange in block.exchanges {
+                try conn.send(Array((substitute(exchange.request, bindings) + "\n").utf8))
+                guard let expectedText = exchange.expected else { continue }
+                let actual = try #require(try conn.readValue(), "no answer to line \(exchange.line)")
+                let expected = try JSONParser.parse(expectedText)
+                var problems: [String] = []
+                match(expected, actual, path: "", bindings: &bindings, problems: &problems)
+                #expect(problems.isEmpty, "docs/PROTOCOL.md line \(exchange.line): \(problems.joined(separator: "; "))\nactual: \(JSONWriter.string(actual))")
+            }
+            _ = daemon
+        }
+    }
+
+    private func substitute(_ request: String, _ bindings: [String: JSONValue]) -> String {
+        if request.hasPrefix("<"), request.hasSuffix(" bytes>"), let n = Int(request.dropFirst().dropLast(7)) {
+            return String(repeating: "x", count: n)
+        }
+        var text = request
+        for (name, value) in bindings {
+            text = text.replacingOccurrences(of: "\"$\(name)\"", with: JSONWriter.string(value))
+        }
+        return text
+    }
+
+    private func match(_ expected: JSONValue, _ actual: JSONValue, path: String, bindings: inout [String: JSONValue], problems: inout [String]) {
+        switch expected {
+        case .string("…"):
+            return
+        case .string(let s) where s.hasPrefix("$") && s.count > 1:
+            let name = String(s.dropFirst())
+            if let bound = bindings[name] {
+                if bound != actual { problems.append("\(path): expected $\(name) = \(JSONWriter.string(bound)), got \(JSONWriter.string(actual))") }
+            } else {
+                bindings[name] = actual
+            }
+        case .object(let e):
+            guard case .object(let a) = actual else {
+                problems.append("\(path): expected an object, got \(JSONWriter.string(actual))")
+                return
+            }
+            let open = e["…"] != nil
+            for member in e where member.key != "…" {
+                guard let value = a[member.key] else {
+                    problems.append("\(path).\(member.key): missing")
+                    continue
+                }
+                match(member.value, value, path: "\(path).\(member.key)", bindings: &bindings, problems: &problems)
+            }
+            if !open {
+                for key in a.keys where e[key] == nil { problems.append("\(path).\(key): not in the example") }
+            }
+        case .array(let e):
+            guard case .array(let a) = actual else {
+                problems.append("\(path): expected an array, got \(JSONWriter.string(actual))")
+                return
+            }
+            let open = e.last == .string("…")
+            let shown = open ? Array(e.dropLast()) : e
+            if open ? a.count < shown.count : a.count != shown.count {
+                problems.append("\(path): \(a.count) elements, the example shows \(shown.count)\(open ? " or more" : "")")
+                return
+            }
+            for (i, item) in shown.enumerated() {
+                match(item, a[i], path: "\(path)[\(i)]", bindings: &bindings, problems: &problems)
+            }
+        default:
+            if expected != actual { problems.append("\(path): expected \(JSONWriter.string(expected)), got \(JSONWriter.string(actual))") }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+
+/// A real petspotd in its own temporary folder, with its own socket and database.
+final class DaemonProcess {
+    let directory: URL
+    let socketPath: String
+    let databasePath: String
+    let configPath: String
+    let logPath: String
+    private(set) var process: Process?
+    private let extraArguments: [String]
+
+    /// `settings` is merged into the generated configuration file; `arguments` are extra flags.
+    init(settings: JSONObject = JSONObject(), arguments: [String] = [], directory: URL? = nil) throws {
+        let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Other users (the two-users test) must reach the socket inside.
+        chmod(dir.path, 0o755)
+        self.directory = dir
+        socketPath = dir.appendingPathComponent("petspotd.sock").path
+        databasePath = dir.appendingPathComponent("var/reports.sqlite").path
+        configPath = dir.appendingPathComponent("petspotd.json").path
+        logPath = dir.appendingPathComponent("petspotd.log").path
+        extraArguments = arguments
+        var config: JSONObject = [
+            "socket": ["path": .string(socketPath), "mode": "0666"],
+            "database": ["path": .string(databasePath)],
+            "species": ["file": .string(Paths.speciesFile)],
+            "timeZone": "UTC",
+            "log": ["level": "debug"],
+            "location": ["providers": ["simulated"], "simulated": ["mode": "fix", "position": [.number(JSONNumber(validatedLiteral: "52.2296756")), .number(JSONNumber(validatedLiteral: "21.0122287"))]]],
+        ]
+        for member in settings {
+            if case .object(let section) = member.value, case .object(var existing)? = config[member.key] {
+                for inner in section { existing[inner.key] = inner.value }
+                config[member.key] = .object(existing)
+            } else {
+                config[member.key] = member.value
+            }
+        }
+        try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts the daemon and waits until its socket answers.
+    @discardableResult
+    func start() throws -> DaemonProcess {
+        let process = try launch()
+        self.process = process
+        try waitUntil("petspotd to serve \(socketPath)\n\(log)") {
+            guard process.isRunning else { throw TimedOut(description: "petspotd exited with \(process.terminationStatus):\n\(log)") }
+            return (try? PetSpotConnection(socketPath: socketPath, timeout: .seconds(5))) != nil
+        }
+        return self
+    }
+
+    /// Runs the daemon expecting it to refuse to start; returns its exit code and stderr.
+    func startExpectingFailure(arguments: [String] = []) throws -> (status: Int32, stderr: String) {
+        let process = try launch(more: arguments)
+        try waitUntil("petspotd to exit") { !process.isRunning }
+        return (process.terminationStatus, log)
+    }
+
+    private func launch(more: [String] = []) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.petspotd)
+        process.arguments = ["--config", configPath] + extraArguments + more
+        process.currentDirectoryURL = directory
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func connect(timeout: Duration = .seconds(30)) throws -> PetSpotConnection {
+        try PetSpotConnection(socketPath: socketPath, timeout: timeout)
+    }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    @discardableResult
+    func stop() throws -> Int32 {
+        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
+        process.terminate()
+        try waitUntil("petspotd to stop") { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: no chance to clean up, like a power cut for the process.
+    func kill() throws {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        try waitUntil("petspotd to die") { !process.isRunning }
+    }
+
+    deinit {
+        if let process, process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs a program to its end, feeding `input`; returns exit status and output.
+@discardableResult
+func runProgram(_ path: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+    try inPipe.fileHandleForWriting.close()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+extension PetSpotConnection {
+    /// A call that must succeed.
+    func result(_ method: String, _ params: JSONObject = JSONObject()) throws -> JSONValue {
+        try call(method, params).get()
+    }
+
+    /// A call that must fail; returns the error.
+    func failure(_ method: String, _ params: JSONObject = JSONObject()) throws -> RPCError {
+        switch try call(method, params) {
+        case .success(let value): throw TimedOut(description: "\(method) succeeded unexpectedly: \(JSONWriter.string(value))")
+        case .failure(let error): return error
+        }
+    }
+
+    /// Sends one raw line and returns the parsed answer line.
+    func raw(_ line: String) throws -> JSONValue {
+        try send(Array((line + "\n").utf8))
+        guard let value = try readValue() else { throw ClientError("closed") }
+        return value
+    }
+}
+
+extension JSONValue {
+    /// `value["a"]["b"]` without optional chains in tests.
+    subscript(path path: String...) -> JSONValue? {
+        var current: JSONValue? = self
+        for key in path { current = current?[key] }
+        return current
+    }
+
+    var errorKind: String? { self["error"]?["data"]?["kind"]?.stringValue }
+}
