@@ -21,9 +21,11 @@ let package = Package(
         .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON"]),
         // JSON-RPC 2.0 envelopes, error kinds and parameter readers, shared by daemon and client.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
+        // libgps, the gpsd client library, behind a small shim (Sources/CGPS/petspot_gps.h).
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
-            "PetSpotFlow",
+            "PetSpotFlow", "CGPS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite.

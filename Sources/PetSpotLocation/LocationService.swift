@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PetSpotFlow
 import PetSpotJSON
 
@@ -11,26 +10,40 @@ public final class LocationService: Sendable {
     public let settingsFile: String
     /// Location switched off as a whole.
     public let enabled: Bool
+    public let permission: LocationPermission
     public let defaultTimeout: Duration
     public let defaultMaxAge: Duration
+    private let accounts: any UnixAccounts
 
     public init(providers: [any LocationProvider], settingsFile: String, enabled: Bool = true,
+                permission: LocationPermission = .everyone, accounts: any UnixAccounts = SystemAccounts(),
                 defaultTimeout: Duration = .seconds(10), defaultMaxAge: Duration = .seconds(2))
     {
         self.providers = providers
         self.settingsFile = settingsFile
         self.enabled = enabled
+        self.permission = permission
+        self.accounts = accounts
         self.defaultTimeout = defaultTimeout
         self.defaultMaxAge = defaultMaxAge
     }
 
-    public var providerNames: [String] { providers.map(\.name) }
-
-    /// One fix, or why there is none. Never waits longer than `timeout` in all.
-    public func current(timeout: Duration? = nil, maxAge: Duration? = nil) async -> LocationOutcome {
+    /// Whether `client` may have a location at all, before any provider is asked.
+    public func refusal(for client: LocationClient?) -> LocationOutcome? {
         guard enabled else {
             return .servicesDisabled(SettingsLocation(file: settingsFile, key: "location.enabled"))
         }
+        if let client, !permission.allows(client, accounts: accounts) {
+            return .permissionDenied(SettingsLocation(file: settingsFile, key: permission.settingsKey))
+        }
+        return nil
+    }
+
+    public var providerNames: [String] { providers.map(\.name) }
+
+    /// One fix for `client`, or why there is none. Never waits longer than `timeout` in all.
+    public func current(for client: LocationClient? = nil, timeout: Duration? = nil, maxAge: Duration? = nil) async -> LocationOutcome {
+        if let refusal = refusal(for: client) { return refusal }
         guard !providers.isEmpty else { return .unavailable(reason: "no location provider is configured") }
         let timeout = min(timeout ?? defaultTimeout, defaultTimeout)
         let maxAge = maxAge ?? defaultMaxAge
@@ -61,8 +74,8 @@ public final class LocationService: Sendable {
         return timedOut ? .timeout : .unavailable(reason: reasons.joined(separator: "; "))
     }
 
-    /// The service's state for `location.status`.
-    public func status() async -> JSONValue {
+    /// The service's state for `location.status`, with what it means for `client`.
+    public func status(for client: LocationClient? = nil) async -> JSONValue {
         var providerStates: [JSONValue] = []
         for provider in providers {
             let status = await provider.status()
@@ -74,8 +87,14 @@ public final class LocationService: Sendable {
                 "detail": .optional(status.detail),
             ])
         }
+        let permissionText: String = switch refusal(for: client) {
+        case nil: "allowed"
+        case .servicesDisabled?: "servicesDisabled"
+        default: "denied"
+        }
         return [
             "enabled": .bool(enabled),
+            "permission": .string(permissionText),
             "providers": .array(providerStates),
             "timeoutMs": .int(defaultTimeout.milliseconds),
             "maxAgeMs": .int(defaultMaxAge.milliseconds),

@@ -1,0 +1,249 @@
+import CGPS
+import Dispatch
+import Foundation
+import Logging
+import PetSpotFlow
+import PetSpotJSON
+import Synchronization
+
+/// Real fixes from gpsd through libgps.
+///
+/// One watch runs on a thread of its own (libgps blocks; an event loop never does) and keeps
+/// the newest valid fix. A request is answered at once from a fix younger than its maximum age,
+/// otherwise it waits for the next fix up to its timeout. When the fix is lost, or gpsd goes
+/// away, nothing is served: never an old position as a current one. A lost connection is
+/// retried with capped exponential backoff, and each change of state is logged once.
+public final class GpsdProvider: LocationProvider {
+    public struct Settings: Sendable {
+        public var host: String
+        public var port: Int
+        public var reconnectInitial: Duration
+        public var reconnectMax: Duration
+        /// How long one wait for data lasts before the watch checks whether it should stop.
+        public var pollInterval: Duration
+
+        public init(host: String = "127.0.0.1", port: Int = 2947, reconnectInitial: Duration = .milliseconds(250),
+                    reconnectMax: Duration = .seconds(10), pollInterval: Duration = .milliseconds(250))
+        {
+            self.host = host
+            self.port = port
+            self.reconnectInitial = reconnectInitial
+            self.reconnectMax = reconnectMax
+            self.pollInterval = pollInterval
+        }
+    }
+
+    public let name = "gpsd"
+    public let settings: Settings
+    private let logger: Logger
+    private let monotonicNanos: @Sendable () -> UInt64
+    private let state: Mutex<WatchState>
+    private let wake = DispatchSemaphore(value: 0)
+
+    private struct Newest {
+        let fix: LocationFix
+        let fixTime: (seconds: Int64, nanoseconds: Int)
+        let receivedAt: UInt64
+    }
+
+    private enum Link: Equatable {
+        case connecting, connected, disconnected
+    }
+
+    private struct WatchState {
+        var link: Link = .connecting
+        var newest: Newest?
+        var lastFixAt: UInt64?
+        var lastError: String?
+        var waiters: [UInt64: CheckedContinuation<ProviderAnswer, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+        var stopping = false
+    }
+
+    public init(settings: Settings, logger: Logger, monotonicNanos: @escaping @Sendable () -> UInt64) {
+        self.settings = settings
+        self.logger = logger
+        self.monotonicNanos = monotonicNanos
+        self.state = Mutex(WatchState())
+        let thread = Thread { [self] in watch() }
+        thread.name = "petspotd-gpsd"
+        thread.start()
+    }
+
+    private var endpoint: String { "\(settings.host):\(settings.port)" }
+
+    // MARK: requests
+
+    public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
+        let maxAgeNanos = UInt64(max(0, maxAge.milliseconds)) * 1_000_000
+        let waiterID: UInt64 = state.withLock { s in
+            s.nextWaiter += 1
+            return s.nextWaiter
+        }
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<ProviderAnswer, Never>) in
+            let now = monotonicNanos()
+            let immediate: ProviderAnswer? = state.withLock { s in
+                if let newest = s.newest, now &- newest.receivedAt <= maxAgeNanos {
+                    return .fix(newest.fix)
+                }
+                guard s.link == .connected, !s.stopping else {
+                    return .unavailable(reason: "not connected to gpsd at \(endpoint)\(s.lastError.map { ": \($0)" } ?? "")")
+                }
+                s.waiters[waiterID] = continuation
+                return nil
+            }
+            if let immediate {
+                continuation.resume(returning: immediate)
+            } else {
+                expire(waiterID, after: timeout)
+            }
+        }
+        return answer
+    }
+
+    /// Arms the timeout of a waiting request. Split from `currentFix` so the wait never holds
+    /// a task that outlives it: the timer resumes the waiter only if no fix did first.
+    private func expire(_ waiterID: UInt64, after timeout: Duration) {
+        Task { [self] in
+            try? await Task.sleep(for: timeout)
+            resume(waiterID, with: .timeout)
+        }
+    }
+
+    private func resume(_ waiterID: UInt64, with answer: ProviderAnswer) {
+        let waiter = state.withLock { $0.waiters.removeValue(forKey: waiterID) }
+        waiter?.resume(returning: answer)
+    }
+
+    public func status() async -> ProviderStatus {
+        let now = monotonicNanos()
+        return state.withLock { s in
+            let age = s.lastFixAt.map { Int((now &- $0) / 1_000_000) }
+            let link: ProviderStatus.State = switch s.link {
+            case .connected: s.newest == nil ? .noFix : .connected
+            case .connecting, .disconnected: .disconnected
+            }
+            return ProviderStatus(name: name, state: link, lastFixAgeMs: age, lastError: s.lastError, detail: endpoint)
+        }
+    }
+
+    /// Ends the watch; waiting requests are answered `unavailable`.
+    public func stop() {
+        let waiters = state.withLock { s in
+            s.stopping = true
+            defer { s.waiters.removeAll() }
+            return Array(s.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: .unavailable(reason: "the location service is stopping")) }
+        wake.signal()
+    }
+
+    // MARK: the watch (its own thread)
+
+    private func watch() {
+        var backoff = settings.reconnectInitial
+        while !state.withLock({ $0.stopping }) {
+            guard let data = petspot_gps_new() else {
+                linkDown("out of memory for the gpsd connection")
+                break
+            }
+            defer { petspot_gps_free(data) }
+            if petspot_gps_open_watch(data, settings.host, String(settings.port)) != 0 {
+                linkDown(Self.describeOpenError(petspot_errno()))
+                waitBeforeRetry(&backoff)
+                continue
+            }
+            linkUp()
+            backoff = settings.reconnectInitial
+            let reason = readUntilLost(data)
+            petspot_gps_close(data)
+            linkDown(reason)
+            if reason != nil { waitBeforeRetry(&backoff) }
+        }
+    }
+
+    /// Reads until the connection ends; returns why (nil when asked to stop).
+    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
+        let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
+        while !state.withLock({ $0.stopping }) {
+            guard petspot_gps_waiting(data, pollMicros) else { continue }
+            var snapshot = petspot_gps_snapshot()
+            let result = petspot_gps_read(data, &snapshot)
+            if result == -1 {
+                let code = petspot_errno()
+                return code == 0 ? "gpsd closed the connection" : String(cString: strerror(code))
+            }
+            if result > 0 { take(snapshot) }
+        }
+        return nil
+    }
+
+    private func take(_ snapshot: petspot_gps_snapshot) {
+        if snapshot.has_position {
+            guard let latitude = DecimalLiteral(snapshot.latitude).flatMap(Coordinate.init),
+                  let longitude = DecimalLiteral(snapshot.longitude).flatMap(Coordinate.init),
+                  abs(latitude.scaled) <= 9_000_000, abs(longitude.scaled) <= 18_000_000
+            else { return }
+            let fixTime = (seconds: Int64(snapshot.time_sec), nanoseconds: snapshot.time_nsec)
+            let time = Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
+            let accuracy = snapshot.horizontal_error_m.isFinite ? (snapshot.horizontal_error_m * 10).rounded() / 10 : nil
+            let fix = LocationFix(latitude: latitude, longitude: longitude, source: name,
+                                  time: ISO8601.string(time), accuracy: accuracy)
+            let now = monotonicNanos()
+            let (waiters, acquired) = state.withLock { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
+                // gpsd may report one epoch several times: the first report of a fix time counts.
+                if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 { return ([], false) }
+                let acquired = s.newest == nil
+                s.newest = Newest(fix: fix, fixTime: fixTime, receivedAt: now)
+                s.lastFixAt = now
+                defer { s.waiters.removeAll() }
+                return (Array(s.waiters.values), acquired)
+            }
+            if acquired { logger.info("gpsd has a fix", metadata: ["gpsd": "\(endpoint)"]) }
+            for waiter in waiters { waiter.resume(returning: .fix(fix)) }
+        } else if snapshot.mode_reported, snapshot.mode < 2 {
+            let lost = state.withLock { s -> Bool in
+                defer { s.newest = nil }
+                return s.newest != nil
+            }
+            if lost { logger.notice("gpsd lost its fix", metadata: ["gpsd": "\(endpoint)"]) }
+        }
+    }
+
+    private func linkUp() {
+        state.withLock { s in
+            s.link = .connected
+            s.lastError = nil
+        }
+        logger.info("connected to gpsd", metadata: ["gpsd": "\(endpoint)"])
+    }
+
+    /// Marks the link down; logs only when that is news, not on every retry.
+    private func linkDown(_ reason: String?) {
+        let (changed, waiters) = state.withLock { s -> (Bool, [CheckedContinuation<ProviderAnswer, Never>]) in
+            let changed = s.link != .disconnected || s.lastError != reason
+            s.link = .disconnected
+            s.newest = nil
+            if let reason { s.lastError = reason }
+            defer { s.waiters.removeAll() }
+            return (changed, Array(s.waiters.values))
+        }
+        let answer = ProviderAnswer.unavailable(reason: "lost gpsd at \(endpoint)\(reason.map { ": \($0)" } ?? "")")
+        for waiter in waiters { waiter.resume(returning: answer) }
+        if changed, let reason {
+            logger.warning("gpsd unavailable; retrying with backoff", metadata: ["gpsd": "\(endpoint)", "error": "\(reason)"])
+        }
+    }
+
+    private func waitBeforeRetry(_ backoff: inout Duration) {
+        let millis = backoff.milliseconds
+        _ = wake.wait(timeout: .now() + .milliseconds(millis))
+        backoff = min(backoff * 2, settings.reconnectMax)
+    }
+
+    private static func describeOpenError(_ code: Int32) -> String {
+        if code < 0 { return String(cString: gps_errstr(code)) }
+        if code == 0 { return "cannot connect" }
+        return String(cString: strerror(code))
+    }
+}
