@@ -32,7 +32,7 @@ public final class Daemon: Sendable {
             zone = TimeZone.current
         }
         let species = try loadSpecies(configuration.resolvedSpeciesFile)
-        let location = try makeLocationService(configuration, clock: clock)
+        let location = try makeLocationService(configuration, clock: clock, logger: logger)
         try SocketFile.prepare(configuration.socketPath)
         let store: ReportStore
         do {
@@ -133,6 +133,7 @@ public final class Daemon: Sendable {
             race.cancelAll()
         }
         SocketFile.removeIfOurs(services.configuration.socketPath, identity: socketIdentity)
+        for case let gpsd as GpsdProvider in services.location.providers { gpsd.stop() }
         try? await group.shutdownGracefully()
         do {
             try services.store.close()
@@ -158,7 +159,7 @@ public final class Daemon: Sendable {
         }
     }
 
-    static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock) throws(ConfigurationError) -> LocationService {
+    static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger) throws(ConfigurationError) -> LocationService {
         var providers: [any LocationProvider] = []
         for name in c.locationProviders {
             switch name {
@@ -173,13 +174,20 @@ public final class Daemon: Sendable {
                 let mode = SimulatedProvider.Mode(rawValue: c.simulatedMode) ?? .fix
                 providers.append(SimulatedProvider(mode: mode, track: track, now: clock.now))
             case "gpsd":
-                providers.append(UnavailableProvider(name: "gpsd", reason: "this build has no gpsd support"))
+                let settings = GpsdProvider.Settings(host: c.gpsdHost, port: c.gpsdPort,
+                                                     reconnectMax: .milliseconds(c.gpsdReconnectMaxMs))
+                providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos))
             default:
                 throw ConfigurationError("location.providers: unknown provider \"\(name)\"")
             }
         }
+        let permission: LocationPermission = switch c.permissionAllow {
+        case .everyone: .everyone
+        case .nobody: .nobody
+        case .listed: .listed(users: c.permissionUsers, groups: c.permissionGroups)
+        }
         return LocationService(providers: providers, settingsFile: c.configFile.isEmpty ? "(built-in defaults)" : c.configFile,
-                               enabled: c.locationEnabled,
+                               enabled: c.locationEnabled, permission: permission,
                                defaultTimeout: .milliseconds(c.locationTimeoutMs), defaultMaxAge: .milliseconds(c.locationMaxAgeMs))
     }
 }

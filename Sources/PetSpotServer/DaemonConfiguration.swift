@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var simulatedMode = "fix"
     public var simulatedPosition = SimulatedPositionSetting(latitude: "52.22968", longitude: "21.01223")
     public var simulatedTrack: [SimulatedPositionSetting] = []
+    public var gpsdReconnectMaxMs = 10_000
+    public var permissionAllow: PermissionAllow = .everyone
+    public var permissionUsers: [String] = []
+    public var permissionGroups: [String] = []
     public var locationTimeoutMs = 10_000
     public var locationMaxAgeMs = 2_000
 
@@ -51,6 +55,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
             self.latitude = latitude
             self.longitude = longitude
         }
+    }
+
+    /// Who may have a location: everyone, nobody, or the users and groups listed.
+    public enum PermissionAllow: String, Sendable, CaseIterable {
+        case everyone, nobody, listed
     }
 
     public enum LogLevel: String, Sendable, CaseIterable {
@@ -96,6 +105,10 @@ extension DaemonConfiguration {
         ("location.providers", { c, v, r throws(ConfigurationError) in c.locationProviders = try r.providers(v) }),
         ("location.gpsd.host", { c, v, r throws(ConfigurationError) in c.gpsdHost = try r.nonEmptyString(v) }),
         ("location.gpsd.port", { c, v, r throws(ConfigurationError) in c.gpsdPort = try r.int(v, 1...65_535) }),
+        ("location.gpsd.reconnectMaxMs", { c, v, r throws(ConfigurationError) in c.gpsdReconnectMaxMs = try r.int(v, 100...3_600_000) }),
+        ("location.permission.allow", { c, v, r throws(ConfigurationError) in c.permissionAllow = try r.choice(v, PermissionAllow.self) }),
+        ("location.permission.users", { c, v, r throws(ConfigurationError) in c.permissionUsers = try r.names(v) }),
+        ("location.permission.groups", { c, v, r throws(ConfigurationError) in c.permissionGroups = try r.names(v) }),
         ("location.simulated.mode", { c, v, r throws(ConfigurationError) in c.simulatedMode = try r.simulatedMode(v) }),
         ("location.simulated.position", { c, v, r throws(ConfigurationError) in c.simulatedPosition = try r.position(v) }),
         ("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
@@ -234,6 +247,13 @@ struct SettingReader {
         var names: [String] = []
         for item in items { names.append(try string(item)) }
         if let problem = SettingParsers.providersProblem(names) { throw fail(problem) }
+        return names
+    }
+
+    func names(_ v: JSONValue) throws(ConfigurationError) -> [String] {
+        guard case .array(let items) = v else { throw fail("expected an array of user or group names, found \(v.typeName)") }
+        var names: [String] = []
+        for item in items { names.append(try nonEmptyString(item)) }
         return names
     }
 

@@ -38,8 +38,8 @@ public struct RequestRouter: Sendable {
             case .flowDismissAlert: return .done(.success(try flowDismissAlert(&params, peer)))
             case .flowRequestLocation: return try flowRequestLocation(&params, peer)
             case .flowSubmit: return try flowSubmit(&params, peer)
-            case .locationCurrent: return try locationCurrent(&params)
-            case .locationStatus: return try locationStatus(&params)
+            case .locationCurrent: return try locationCurrent(&params, peer)
+            case .locationStatus: return try locationStatus(&params, peer)
             case .reportsList: return try reportsList(&params, peer)
             case .reportsGet: return try reportsGet(&params, peer)
             }
@@ -168,7 +168,8 @@ public struct RequestRouter: Sendable {
         }
         let services = self.services
         return .pending {
-            let outcome = await services.location.current(timeout: timeoutMs.map { .milliseconds($0) })
+            let outcome = await services.location.current(for: LocationClient(uid: peer.uid, gid: peer.gid),
+                                                          timeout: timeoutMs.map { .milliseconds($0) })
             let env = services.flowEnvironment()
             return Result { () throws(RPCError) -> JSONValue in
                 try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
@@ -220,30 +221,25 @@ public struct RequestRouter: Sendable {
 
     // MARK: location
 
-    private func locationCurrent(_ p: inout RPCParams) throws(RPCError) -> Reply {
+    private func locationCurrent(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
         let timeoutMs = try p.optionalInt("timeoutMs", in: 1...services.configuration.locationTimeoutMs)
         let maxAgeMs = try p.optionalInt("maxAgeMs", in: 0...3_600_000)
         let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
         try p.finish()
         let location = services.location
         return .pending {
-            let outcome = await location.current(timeout: timeoutMs.map { .milliseconds($0) },
+            let outcome = await location.current(for: LocationClient(uid: peer.uid, gid: peer.gid),
+                                                 timeout: timeoutMs.map { .milliseconds($0) },
                                                  maxAge: maxAgeMs.map { .milliseconds($0) })
             return .success(["location": outcome.json(locale: locale)])
         }
     }
 
-    private func locationStatus(_ p: inout RPCParams) throws(RPCError) -> Reply {
+    private func locationStatus(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
         try p.finish()
         let location = services.location
-        return .pending {
-            var status = await location.status()
-            if case .object(var object) = status {
-                object["permission"] = .string(location.enabled ? "allowed" : "servicesDisabled")
-                status = .object(object)
-            }
-            return .success(status)
-        }
+        // Off the event loop: the permission check may ask a directory service.
+        return .pending { .success(await location.status(for: LocationClient(uid: peer.uid, gid: peer.gid))) }
     }
 
     // MARK: reports
