@@ -3,6 +3,7 @@
 //
 //   petspot-load --socket run/petspotd.sock --connections 64 --seconds 10 --depth 8
 //   petspot-load --socket run/petspotd.sock --open-flows 10000
+//   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,9 @@ struct Options {
     var seconds = 10.0
     var depth = 8
     var openFlows = 0
+    var gpsdBench: String?
+    var requests = 200
+    var naiveRequests = 20
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -33,6 +37,9 @@ struct Options {
             case "--seconds": o.seconds = Double(value()) ?? o.seconds
             case "--depth": o.depth = Int(value()) ?? o.depth
             case "--open-flows": o.openFlows = Int(value()) ?? 0
+            case "--gpsd-bench": o.gpsdBench = value()
+            case "--requests": o.requests = Int(value()) ?? o.requests
+            case "--naive-requests": o.naiveRequests = Int(value()) ?? o.naiveRequests
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -60,6 +67,11 @@ func daemonMemory(_ conn: PetSpotConnection) -> (rssKiB: Int, peakKiB: Int) {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+
+if let gpsd = options.gpsdBench {
+    GpsdBenchmark.run(socket: options.socket, gpsd: gpsd, requests: options.requests, naiveRequests: options.naiveRequests)
+    exit(0)
+}
 
 if options.openFlows > 0 {
     let conn = (try? PetSpotConnection(socketPath: options.socket)) ?? { fail("cannot connect to \(options.socket)") }()

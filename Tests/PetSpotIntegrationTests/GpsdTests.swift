@@ -1,0 +1,147 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// The gpsd provider against a real gpsd reading NMEA from a pty.
+@Suite("Real fixes from gpsd", .serialized)
+struct GpsdTests {
+    func location(_ conn: PetSpotConnection, timeoutMs: Int = 5000) throws -> JSONValue {
+        try conn.result("location.current", ["timeoutMs": .int(timeoutMs)])["location"]!
+    }
+
+    func text(_ value: JSONValue?) -> String {
+        value.map(JSONWriter.string) ?? "nil"
+    }
+
+    @Test("first fix, warm answers from the watch, fix lost, moved, gpsd killed and restarted")
+    func lifecycle() throws {
+        let gps = try GpsdFixture()
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd", "--gpsd", gps.endpoint]).start()
+        let conn = try daemon.connect()
+
+        // The first fix arrives, rounded to 5 decimals, naming gpsd as its source.
+        var first: JSONValue = .null
+        try waitUntil("a first fix from gpsd", seconds: 20) {
+            first = try location(conn)
+            return first["status"] == "ok"
+        }
+        #expect(text(first[path: "fix", "latitude"]) == "52.22968")
+        #expect(text(first[path: "fix", "longitude"]) == "21.01223")
+        #expect(first[path: "fix", "source"] == "gpsd")
+        #expect(first[path: "fix", "time"]?.stringValue?.hasSuffix("Z") == true)
+
+        // Warm: answered from the watch's newest fix, far faster than the 1 Hz of new fixes.
+        for _ in 0..<5 {
+            #expect(try location(conn, timeoutMs: 30)["status"] == "ok")
+        }
+        let status = try conn.result("location.status")
+        let provider = status["providers"]?.arrayValue?.first
+        #expect(provider?["state"] == "connected")
+        #expect(provider?["detail"] == .string(gps.endpoint))
+
+        // The receiver loses its fix: the old position is never served as current.
+        gps.feeder.set(.noFix)
+        try waitUntil("the lost fix to be noticed", seconds: 20) {
+            try location(conn, timeoutMs: 1500)["status"] == "timeout"
+        }
+        #expect(try location(conn, timeoutMs: 1500)["status"] == "timeout")
+
+        // It moves and finds a fix again: the new position.
+        gps.feeder.set(.fix(latitude: -33.8688197, longitude: 151.2092955))
+        var moved: JSONValue = .null
+        try waitUntil("the new position", seconds: 20) {
+            moved = try location(conn, timeoutMs: 2000)
+            return moved["status"] == "ok"
+        }
+        #expect(text(moved[path: "fix", "latitude"]) == "-33.86882")
+        #expect(text(moved[path: "fix", "longitude"]) == "151.20930")
+
+        // gpsd dies: a prompt answer that there is no position, and the daemon goes on.
+        try gps.killGpsd()
+        try waitUntil("the daemon to notice gpsd is gone", seconds: 10) {
+            let answer = try location(conn, timeoutMs: 3000)["status"]
+            return answer == "unavailable" || answer == "timeout"
+        }
+        #expect(try conn.result("daemon.info")["name"] == "petspotd")
+        #expect(try conn.result("location.status")[path: "providers"]?.arrayValue?.first?["state"] == "disconnected")
+
+        // gpsd comes back on the same port: fixes resume without a daemon restart.
+        try gps.startGpsd()
+        try waitUntil("fixes to resume after gpsd restarted", seconds: 30) {
+            try location(conn, timeoutMs: 2000)["status"] == "ok"
+        }
+        #expect(daemon.log.contains("connected to gpsd"))
+        #expect(daemon.log.contains("gpsd unavailable; retrying with backoff"))
+    }
+
+    @Test("a request waiting for the next fix gets it")
+    func waitsForNextFix() throws {
+        let gps = try GpsdFixture()
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd", "--gpsd", gps.endpoint]).start()
+        let conn = try daemon.connect()
+        try waitUntil("a first fix", seconds: 20) { try location(conn)["status"] == "ok" }
+        // maxAgeMs 0: no stored fix is young enough, so the answer is the next one gpsd sends.
+        let next = try conn.result("location.current", ["timeoutMs": 5000, "maxAgeMs": 0])["location"]!
+        #expect(next["status"] == "ok")
+    }
+
+    @Test("no gpsd with gpsd,simulated: the simulated fix, naming its source")
+    func fallback() throws {
+        let unused = try freeLocalPort()
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd,simulated", "--gpsd", "127.0.0.1:\(unused)"]).start()
+        let conn = try daemon.connect()
+        let answer = try location(conn)
+        #expect(answer["status"] == "ok")
+        #expect(answer[path: "fix", "source"] == "simulated")
+        let providers = try conn.result("location.status")["providers"]?.arrayValue ?? []
+        #expect(providers.map { $0["name"] } == ["gpsd", "simulated"])
+        #expect(providers.first?["lastError"]?.stringValue != nil)
+    }
+
+    @Test("gpsd only and absent: unavailable at once, with the reason")
+    func absent() throws {
+        let unused = try freeLocalPort()
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd", "--gpsd", "127.0.0.1:\(unused)"]).start()
+        let answer = try location(try daemon.connect())
+        #expect(answer["status"] == "unavailable")
+    }
+}
+
+@Suite("Location permission", .serialized)
+struct LocationPermissionTests {
+    @Test("a user outside the allowed groups is denied, with the setting to change; a member is served")
+    func groups() throws {
+        guard getuid() == 0 else { return }  // needs root to run a client as another user
+        let daemon = try DaemonProcess(settings: ["location": ["permission": ["allow": "listed", "groups": ["root"]]]]).start()
+        let root = try daemon.connect().result("location.current")["location"]!
+        #expect(root["status"] == "ok")
+        let nobody = try runProgram("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                                         Paths.petspot, "call", "--socket", daemon.socketPath, "location.current"])
+        let answer = try JSONParser.parse(nobody.stdout)["location"]
+        #expect(answer?["status"] == "permissionDenied")
+        #expect(answer?[path: "settings", "key"] == "location.permission.groups")
+        #expect(answer?[path: "settings", "file"] == .string(daemon.configPath))
+        let status = try runProgram("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                                         Paths.petspot, "call", "--socket", daemon.socketPath, "location.status"])
+        #expect(try JSONParser.parse(status.stdout)["permission"] == "denied")
+    }
+
+    @Test("nobody allowed: denied for everyone")
+    func nobody() throws {
+        let daemon = try DaemonProcess(settings: ["location": ["permission": ["allow": "nobody"]]]).start()
+        let answer = try daemon.connect().result("location.current")["location"]!
+        #expect(answer["status"] == "permissionDenied")
+        #expect(answer[path: "settings", "key"] == "location.permission.allow")
+    }
+
+    @Test("location switched off: servicesDisabled, on a flow too")
+    func disabled() throws {
+        let daemon = try DaemonProcess(settings: ["location": ["enabled": false]]).start()
+        let conn = try daemon.connect()
+        let answer = try conn.result("location.current")["location"]!
+        #expect(answer["status"] == "servicesDisabled")
+        #expect(answer[path: "settings", "key"] == "location.enabled")
+        #expect(try conn.result("location.status")["permission"] == "servicesDisabled")
+    }
+}

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// A real gpsd without hardware: a socat pty pair, gpsd reading one end, and a feeder writing
+/// NMEA (GGA and RMC with valid checksums and the current UTC time) into the other once a
+/// second.
+final class GpsdFixture {
+    let directory: URL
+    let port: Int
+    let feeder: NMEAFeeder
+    private let socat: Process
+    private var gpsd: Process?
+
+    init(latitude: Double = 52.2296756, longitude: Double = 21.0122287) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-gpsd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        port = try freeLocalPort()
+        let device = directory.appendingPathComponent("gps").path
+        let feed = directory.appendingPathComponent("feed").path
+        socat = Process()
+        socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        socat.arguments = ["pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
+        socat.standardError = FileHandle.nullDevice
+        try socat.run()
+        try waitUntil("socat's pty pair") {
+            FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)
+        }
+        feeder = NMEAFeeder(path: feed, latitude: latitude, longitude: longitude)
+        feeder.start()
+        try startGpsd()
+    }
+
+    var endpoint: String { "127.0.0.1:\(port)" }
+
+    /// Starts gpsd on the fixture's port and waits until it accepts connections.
+    func startGpsd() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
+        process.arguments = ["-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("ctl").path,
+                             directory.appendingPathComponent("gps").path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        gpsd = process
+        try waitUntil("gpsd to listen on \(port)") { canConnect(port: port) }
+    }
+
+    /// SIGKILL: gpsd vanishes as it would on a crash.
+    func killGpsd() throws {
+        guard let gpsd, gpsd.isRunning else { return }
+        kill(gpsd.processIdentifier, SIGKILL)
+        try waitUntil("gpsd to die") { !gpsd.isRunning }
+        try waitUntil("gpsd's port to close") { !canConnect(port: port) }
+    }
+
+    deinit {
+        feeder.stop()
+        if let gpsd, gpsd.isRunning {
+            kill(gpsd.processIdentifier, SIGKILL)
+            gpsd.waitUntilExit()
+        }
+        if socat.isRunning {
+            kill(socat.processIdentifier, SIGKILL)
+            socat.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Writes one epoch of NMEA a second: a position, or sentences that say "no fix".
+final class NMEAFeeder: Sendable {
+    enum Mode: Sendable {
+        case fix(latitude: Double, longitude: Double)
+        case noFix
+        case silent
+    }
+
+    private let path: String
+    private let mode: Mutex<Mode>
+    private let stopping = Atomic<Bool>(false)
+
+    init(path: String, latitude: Double, longitude: Double) {
+        self.path = path
+        self.mode = Mutex(.fix(latitude: latitude, longitude: longitude))
+    }
+
+    func set(_ newMode: Mode) {
+        mode.withLock { $0 = newMode }
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            while !stopping.load(ordering: .relaxed) {
+                let text = Self.epoch(mode.withLock { $0 }, at: Date())
+                if !text.isEmpty { try? handle.write(contentsOf: Data(text.utf8)) }
+                Thread.sleep(forTimeInterval: 1)  // the receiver's own rate: 1 Hz
+            }
+            try? handle.close()
+        }
+        thread.start()
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+    }
+
+    static func epoch(_ mode: Mode, at date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let time = String(format: "%02d%02d%02d.00", c.hour!, c.minute!, c.second!)
+        let day = String(format: "%02d%02d%02d", c.day!, c.month!, c.year! % 100)
+        let bodies: [String]
+        switch mode {
+        case .fix(let latitude, let longitude):
+            let lat = degreesMinutes(latitude, width: 2), lon = degreesMinutes(longitude, width: 3)
+            let ns = latitude >= 0 ? "N" : "S", ew = longitude >= 0 ? "E" : "W"
+            bodies = ["GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),1,08,0.9,100.0,M,40.0,M,,",
+                      "GPRMC,\(time),A,\(lat),\(ns),\(lon),\(ew),0.0,0.0,\(day),,,A"]
+        case .noFix:
+            bodies = ["GPGGA,\(time),,,,,0,00,99.99,,,,,,", "GPRMC,\(time),V,,,,,,,\(day),,,N"]
+        case .silent:
+            return ""
+        }
+        return bodies.map { "$\($0)*\(checksum($0))\r\n" }.joined()
+    }
+
+    static func checksum(_ body: String) -> String {
+        String(format: "%02X", body.utf8.reduce(0) { $0 ^ $1 })
+    }
+
+    /// NMEA's ddmm.mmmmm (or dddmm.mmmmm) of a coordinate's magnitude.
+    static func degreesMinutes(_ value: Double, width: Int) -> String {
+        let magnitude = abs(value)
+        let degrees = Int(magnitude)
+        let minutes = (magnitude - Double(degrees)) * 60
+        return String(format: "%0\(width)d%08.5f", degrees, minutes)
+    }
+}
+
+func freeLocalPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+            guard bind(fd, pointer, length) == 0 else { return -1 }
+            return getsockname(fd, pointer, &length)
+        }
+    }
+    guard bound == 0 else { throw TimedOut(description: "no free local port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func canConnect(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
