@@ -14,7 +14,7 @@ import Synchronization
 /// away, nothing is served: never an old position as a current one. A lost connection is
 /// retried with capped exponential backoff, and each change of state is logged once.
 public final class GpsdProvider: LocationProvider {
-    public struct Settings: Sendable {
+    public struct Settings: Sendable, Equatable {
         public var host: String
         public var port: Int
         public var reconnectInitial: Duration

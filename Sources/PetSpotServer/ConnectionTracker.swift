@@ -5,17 +5,19 @@ import Synchronization
 /// and close at shutdown.
 final class ConnectionTracker: Sendable {
     private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
-    private let maxConnections: Int
+    /// Changes on reload; connections already open stay.
+    let maxConnections: Atomic<Int>
 
     init(maxConnections: Int) {
-        self.maxConnections = maxConnections
+        self.maxConnections = Atomic(maxConnections)
     }
 
     /// Registers the channel unless the limit is reached; forgets it when it closes.
     func admit(_ channel: any Channel) -> Bool {
         let key = ObjectIdentifier(channel)
+        let limit = maxConnections.load(ordering: .relaxed)
         let admitted = channels.withLock { table -> Bool in
-            guard table.count < maxConnections else { return false }
+            guard table.count < limit else { return false }
             table[key] = channel
             return true
         }

@@ -17,23 +17,21 @@ public final class Daemon: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
     private let tracker: ConnectionTracker
-    private let socketIdentity: (dev: UInt64, ino: UInt64)?
+    /// The socket file this process created; nil under socket activation (systemd owns it).
+    private let ownSocket: (path: String, dev: UInt64, ino: UInt64)?
     private let expiryTask: RepeatedTask
+    private let watchdogTask: Task<Void, Never>?
+    private let notifier: SystemdNotifier?
     private let logger: Logger
 
     /// Opens everything the daemon needs and starts serving. A setting that cannot work
     /// throws `ConfigurationError` before anything is served.
-    public static func start(configuration: DaemonConfiguration, clock: DaemonClock = .system, logger: Logger) async throws -> Daemon {
-        let zone: TimeZone
-        if let name = configuration.timeZone {
-            guard let z = TimeZone(identifier: name) else { throw ConfigurationError("timeZone: unknown time zone \"\(name)\"") }
-            zone = z
-        } else {
-            zone = TimeZone.current
-        }
-        let species = try loadSpecies(configuration.resolvedSpeciesFile)
-        let location = try makeLocationService(configuration, clock: clock, logger: logger)
-        try SocketFile.prepare(configuration.socketPath)
+    public static func start(configuration: DaemonConfiguration, clock: DaemonClock = .system, logger: Logger,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Daemon
+    {
+        let settings = try makeRuntimeSettings(configuration, clock: clock, logger: logger, reusing: nil)
+        let activated = try SystemdActivation.takeListeningSocket()
+        if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
         do {
             store = try ReportStore(path: configuration.databasePath)
@@ -41,11 +39,8 @@ public final class Daemon: Sendable {
             throw ConfigurationError("database.path: \(error.description)")
         }
         let limits = configuration.limits
-        let registry = FlowRegistry(
-            limits: .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds),
-            monotonicNanos: clock.monotonicNanos)
-        let services = DaemonServices(configuration: configuration, registry: registry, store: store, location: location,
-                                      species: species, clock: clock, timeZone: zone)
+        let registry = FlowRegistry(limits: registryLimits(limits), monotonicNanos: clock.monotonicNanos)
+        let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock)
         let router = RequestRouter(services: services)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
@@ -53,9 +48,9 @@ public final class Daemon: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.writeBufferWaterMark,
-                                value: .init(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes))
             .childChannelInitializer { channel in
+                // Read per connection, so a reload applies to every connection opened after it.
+                let limits = services.limits
                 guard tracker.admit(channel) else {
                     logger.warning("refusing a connection: limit reached", metadata: ["limit": "limits.maxConnections=\(limits.maxConnections)"])
                     let error = RPCError.limitExceeded("limits.maxConnections", max: limits.maxConnections,
@@ -65,6 +60,8 @@ public final class Daemon: Sendable {
                     }
                 }
                 return PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                    let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
+                    try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
                     let handlers: [any ChannelHandler] = [
                         ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes)),
                         ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger),
@@ -73,23 +70,21 @@ public final class Daemon: Sendable {
                 }
             }
 
-        // The socket is born with no access for others; its configured mode is set right after.
-        let previousMask = umask(0o177)
         let serverChannel: any Channel
+        var ownSocket: (path: String, dev: UInt64, ino: UInt64)? = nil
         do {
-            serverChannel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+            if let fd = activated {
+                serverChannel = try await bootstrap.withBoundSocket(fd).get()
+            } else {
+                serverChannel = try await bind(bootstrap, configuration)
+                if let identity = SocketFile.identity(configuration.socketPath) {
+                    ownSocket = (configuration.socketPath, identity.dev, identity.ino)
+                }
+            }
         } catch {
-            umask(previousMask)
             try? await group.shutdownGracefully()
             try? store.close()
-            throw ConfigurationError("socket.path: cannot listen on \(configuration.socketPath): \(error)")
-        }
-        umask(previousMask)
-        guard chmod(configuration.socketPath, mode_t(configuration.socketMode)) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? await serverChannel.close()
-            try? await group.shutdownGracefully()
-            throw ConfigurationError("socket.mode: cannot set mode \(String(configuration.socketMode, radix: 8)) on \(configuration.socketPath): \(reason)")
+            throw error
         }
 
         let sweepEvery = TimeAmount.milliseconds(Int64(min(60_000, max(250, limits.flowIdleTimeoutSeconds * 1000 / 4))))
@@ -97,31 +92,122 @@ public final class Daemon: Sendable {
             let expired = registry.expireIdle()
             if expired > 0 { logger.info("expired idle flows", metadata: ["count": "\(expired)"]) }
         }
+        let notifier = SystemdNotifier(environment: environment)
+        let watchdogTask = notifier.flatMap { notifier in
+            notifier.watchdogInterval.map { interval in
+                Task { await watchdog(every: interval, notifier: notifier, group: group, services: services, tracker: tracker) }
+            }
+        }
         let daemon = Daemon(services: services, group: group, serverChannel: serverChannel, tracker: tracker,
-                            socketIdentity: SocketFile.identity(configuration.socketPath), expiryTask: expiryTask, logger: logger)
+                            ownSocket: ownSocket, expiryTask: expiryTask, watchdogTask: watchdogTask, notifier: notifier, logger: logger)
+        let where_ = activated == nil ? configuration.socketPath : "the socket systemd passed"
         logger.info("serving", metadata: [
-            "socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)",
-            "providers": "\(location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
+            "socket": "\(where_)", "database": "\(configuration.databasePath)",
+            "providers": "\(settings.location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
         ])
+        // Only now, with the socket served and the database open, is the daemon ready.
+        notifier?.notify("READY=1", "STATUS=Serving \(where_)", "MAINPID=\(getpid())")
         return daemon
     }
 
     private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, serverChannel: any Channel,
-                 tracker: ConnectionTracker, socketIdentity: (dev: UInt64, ino: UInt64)?, expiryTask: RepeatedTask, logger: Logger)
+                 tracker: ConnectionTracker, ownSocket: (path: String, dev: UInt64, ino: UInt64)?, expiryTask: RepeatedTask,
+                 watchdogTask: Task<Void, Never>?, notifier: SystemdNotifier?, logger: Logger)
     {
         self.services = services
         self.group = group
         self.serverChannel = serverChannel
         self.tracker = tracker
-        self.socketIdentity = socketIdentity
+        self.ownSocket = ownSocket
         self.expiryTask = expiryTask
+        self.watchdogTask = watchdogTask
+        self.notifier = notifier
         self.logger = logger
     }
 
+    private static func bind(_ bootstrap: ServerBootstrap, _ configuration: DaemonConfiguration) async throws -> any Channel {
+        // The socket is born with no access for others; its configured mode is set right after.
+        let previousMask = umask(0o177)
+        defer { umask(previousMask) }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+        } catch {
+            throw ConfigurationError("socket.path: cannot listen on \(configuration.socketPath): \(error)")
+        }
+        guard chmod(configuration.socketPath, mode_t(configuration.socketMode)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? await channel.close()
+            throw ConfigurationError("socket.mode: cannot set mode \(String(configuration.socketMode, radix: 8)) on \(configuration.socketPath): \(reason)")
+        }
+        return channel
+    }
+
+    /// Pings systemd only after proving the daemon still works: every event loop runs a task
+    /// and the database answers a read. A hung loop or disk means no ping, and systemd restarts
+    /// the service.
+    private static func watchdog(every interval: Duration, notifier: SystemdNotifier, group: MultiThreadedEventLoopGroup,
+                                 services: DaemonServices, tracker: ConnectionTracker) async
+    {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            do {
+                for loop in group.makeIterator() { try await loop.submit {}.get() }
+                _ = try await services.store.count()
+            } catch {
+                continue
+            }
+            notifier.notify("WATCHDOG=1", "STATUS=Serving: \(tracker.count) connections, \(services.registry.count) flows")
+        }
+    }
+
+    /// Re-reads what can change at run time — location settings, limits, the species list,
+    /// the time zone — keeping every flow and connection. Returns what it could not apply.
+    public func reload(_ configuration: DaemonConfiguration) -> [String] {
+        notifier?.notify("RELOADING=1", "MONOTONIC_USEC=\(services.clock.monotonicNanos() / 1000)")
+        defer { notifier?.notify("READY=1", "STATUS=Serving: reloaded") }
+        let current = services.settings
+        let new: RuntimeSettings
+        do {
+            new = try Self.makeRuntimeSettings(configuration, clock: services.clock, logger: logger, reusing: current.location)
+        } catch {
+            logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error)"])
+            return ["nothing: \(error)"]
+        }
+        var notReloaded: [String] = []
+        let old = current.configuration
+        if old.socketPath != configuration.socketPath { notReloaded.append("socket.path (restart to apply)") }
+        if old.socketMode != configuration.socketMode { notReloaded.append("socket.mode (restart to apply)") }
+        if old.databasePath != configuration.databasePath { notReloaded.append("database.path (restart to apply)") }
+        if old.logLevel != configuration.logLevel { notReloaded.append("log.level (restart to apply)") }
+        if old.limits.flowIdleTimeoutSeconds != configuration.limits.flowIdleTimeoutSeconds {
+            notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
+        }
+        services.replace(with: new)
+        services.registry.update(limits: Self.registryLimits(configuration.limits))
+        tracker.maxConnections.store(configuration.limits.maxConnections, ordering: .relaxed)
+        if new.location !== current.location {
+            for case let provider as GpsdProvider in current.location.providers where !new.location.providers.contains(where: { ($0 as? GpsdProvider) === provider }) {
+                provider.stop()
+            }
+        }
+        logger.info("reloaded", metadata: [
+            "config": "\(configuration.configFile)", "providers": "\(new.location.providerNames.joined(separator: ","))",
+            "species": "\(new.species.species.count)",
+        ])
+        for item in notReloaded {
+            logger.warning("not reloaded", metadata: ["setting": "\(item)"])
+        }
+        return notReloaded
+    }
+
     /// Stops accepting, lets every connection answer what it has in hand (up to `grace`),
-    /// closes the database cleanly and removes the socket file.
+    /// closes the database cleanly and removes the socket file it created.
     public func stop(grace: Duration = .seconds(10)) async {
+        notifier?.notify("STOPPING=1", "STATUS=Stopping")
         logger.info("stopping", metadata: ["connections": "\(tracker.count)"])
+        watchdogTask?.cancel()
         try? await serverChannel.close()
         expiryTask.cancel()
         let drained = tracker.drainAll(on: group.next())
@@ -132,7 +218,7 @@ public final class Daemon: Sendable {
             await race.next()
             race.cancelAll()
         }
-        SocketFile.removeIfOurs(services.configuration.socketPath, identity: socketIdentity)
+        if let ownSocket { SocketFile.removeIfOurs(ownSocket.path, identity: (ownSocket.dev, ownSocket.ino)) }
         for case let gpsd as GpsdProvider in services.location.providers { gpsd.stop() }
         try? await group.shutdownGracefully()
         do {
@@ -141,6 +227,26 @@ public final class Daemon: Sendable {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }
         logger.info("stopped")
+    }
+
+    private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
+        .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds)
+    }
+
+    /// Everything a reload may replace, built and checked before anything is put in force.
+    static func makeRuntimeSettings(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
+                                    reusing previous: LocationService?) throws(ConfigurationError) -> RuntimeSettings
+    {
+        let zone: TimeZone
+        if let name = c.timeZone {
+            guard let z = TimeZone(identifier: name) else { throw ConfigurationError("timeZone: unknown time zone \"\(name)\"") }
+            zone = z
+        } else {
+            zone = TimeZone.current
+        }
+        let species = try loadSpecies(c.resolvedSpeciesFile)
+        let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
+        return RuntimeSettings(configuration: c, location: location, species: species, timeZone: zone)
     }
 
     private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {
@@ -159,7 +265,11 @@ public final class Daemon: Sendable {
         }
     }
 
-    static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger) throws(ConfigurationError) -> LocationService {
+    /// The location service of `c`. A gpsd provider whose settings are unchanged is kept, so a
+    /// reload does not drop its warm watch.
+    static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
+                                    reusing previous: LocationService? = nil) throws(ConfigurationError) -> LocationService
+    {
         var providers: [any LocationProvider] = []
         for name in c.locationProviders {
             switch name {
@@ -176,7 +286,11 @@ public final class Daemon: Sendable {
             case "gpsd":
                 let settings = GpsdProvider.Settings(host: c.gpsdHost, port: c.gpsdPort,
                                                      reconnectMax: .milliseconds(c.gpsdReconnectMaxMs))
-                providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos))
+                if let kept = previous?.providers.compactMap({ $0 as? GpsdProvider }).first(where: { $0.settings == settings }) {
+                    providers.append(kept)
+                } else {
+                    providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos))
+                }
             default:
                 throw ConfigurationError("location.providers: unknown provider \"\(name)\"")
             }

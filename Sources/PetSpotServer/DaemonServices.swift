@@ -2,36 +2,60 @@ import Foundation
 import PetSpotFlow
 import PetSpotLocation
 import PetSpotStore
+import Synchronization
+
+/// The settings a reload (SIGHUP) may replace while flows and connections stay.
+public struct RuntimeSettings: Sendable {
+    public let configuration: DaemonConfiguration
+    public let location: LocationService
+    public let species: SpeciesCatalog
+    public let timeZone: TimeZone
+
+    public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, timeZone: TimeZone) {
+        self.configuration = configuration
+        self.location = location
+        self.species = species
+        self.timeZone = timeZone
+    }
+}
 
 /// What the request handlers work with: the domain, the edges, and the time, all handed in.
 public final class DaemonServices: Sendable {
-    public let configuration: DaemonConfiguration
     public let registry: FlowRegistry
     public let store: ReportStore
-    public let location: LocationService
-    public let species: SpeciesCatalog
     public let clock: DaemonClock
-    public let timeZone: TimeZone
     public let makeID: @Sendable () -> String
+    private let runtime: Mutex<RuntimeSettings>
 
-    public init(configuration: DaemonConfiguration, registry: FlowRegistry, store: ReportStore,
-                location: LocationService, species: SpeciesCatalog, clock: DaemonClock, timeZone: TimeZone,
+    public init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
                 makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
     {
-        self.configuration = configuration
+        self.runtime = Mutex(settings)
         self.registry = registry
         self.store = store
-        self.location = location
-        self.species = species
         self.clock = clock
-        self.timeZone = timeZone
         self.makeID = makeID
+    }
+
+    /// The settings in force now; a request reads them once and works with that snapshot.
+    public var settings: RuntimeSettings { runtime.withLock { $0 } }
+    public var configuration: DaemonConfiguration { settings.configuration }
+    public var location: LocationService { runtime.withLock { $0.location } }
+    public var limits: DaemonConfiguration.Limits { runtime.withLock { $0.configuration.limits } }
+
+    /// Puts reloaded settings in force; returns the ones they replace.
+    @discardableResult
+    func replace(with settings: RuntimeSettings) -> RuntimeSettings {
+        runtime.withLock { current in
+            defer { current = settings }
+            return current
+        }
     }
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        FlowEnvironment(today: clock.today(in: timeZone), species: species,
-                        maxPhotoBytes: configuration.limits.maxPhotoBytes)
+        let (species, zone, maxPhotoBytes) = runtime.withLock { ($0.species, $0.timeZone, $0.configuration.limits.maxPhotoBytes) }
+        return FlowEnvironment(today: clock.today(in: zone), species: species, maxPhotoBytes: maxPhotoBytes)
     }
 }
 

@@ -52,12 +52,13 @@ public struct RequestRouter: Sendable {
 
     private func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> JSONValue {
         try p.finish()
-        let limits = services.configuration.limits
+        let settings = services.settings
+        let limits = settings.configuration.limits
         return [
             "name": "petspotd",
             "version": .string(petspotdVersion),
             "protocolVersion": .int(petspotProtocolVersion),
-            "locationProviders": .array(services.location.providerNames.map(JSONValue.string)),
+            "locationProviders": .array(settings.location.providerNames.map(JSONValue.string)),
             "limits": [
                 "flowIdleTimeoutSeconds": .int(limits.flowIdleTimeoutSeconds),
                 "maxLineBytes": .int(limits.maxLineBytes),
@@ -77,7 +78,7 @@ public struct RequestRouter: Sendable {
     private func speciesList(_ p: inout RPCParams) throws(RPCError) -> JSONValue {
         let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
         try p.finish()
-        return services.species.json(locale: locale)
+        return services.settings.species.json(locale: locale)
     }
 
     // MARK: flows
@@ -245,7 +246,7 @@ public struct RequestRouter: Sendable {
     // MARK: reports
 
     private func reportsList(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
-        let maxPage = services.configuration.limits.maxReportsPage
+        let maxPage = services.limits.maxReportsPage
         let limit = try p.optionalInt("limit", in: 1...maxPage) ?? min(20, maxPage)
         let cursor = try p.optionalString("cursor")
         try p.finish()

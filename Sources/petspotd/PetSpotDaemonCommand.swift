@@ -82,8 +82,18 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             printError("petspotd: \(settings.configFile): \(error.description)")
             throw ExitCode(exitConfigurationError)
         }
-        let signal = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
-        logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        for await signal in Signals.stream([SIGTERM, SIGINT, SIGHUP]) {
+            guard signal == SIGHUP else {
+                logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+                break
+            }
+            // The file again, with the same flags on top: a flag still wins after a reload.
+            do {
+                _ = daemon.reload(try resolveConfiguration())
+            } catch {
+                logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error.description)"])
+            }
+        }
         await daemon.stop()
     }
 
@@ -166,34 +176,28 @@ func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
-/// Waits for the first of the given signals without a thread blocked in sigwait.
-enum SignalWaiter {
-    static func wait(for signals: [Int32]) async -> Int32 {
-        await withCheckedContinuation { continuation in
+/// Signals as an async sequence, delivered through Dispatch rather than a handler that may
+/// only call async-signal-safe functions.
+enum Signals {
+    static func stream(_ numbers: [Int32]) -> AsyncStream<Int32> {
+        AsyncStream { continuation in
             let queue = DispatchQueue(label: "petspotd.signals")
-            let resumed = ResumeOnce(continuation)
-            var sources: [any DispatchSourceSignal] = []
-            for number in signals {
+            let sources = numbers.map { number -> any DispatchSourceSignal in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { resumed.resume(number) }
+                source.setEventHandler { continuation.yield(number) }
                 source.resume()
-                sources.append(source)
+                return source
             }
-            resumed.keep(sources)
+            let kept = KeptSources(sources)
+            continuation.onTermination = { _ in kept.cancel() }
         }
     }
 
-    private final class ResumeOnce: @unchecked Sendable {
-        // Touched only on the signal queue after setup.
-        private var continuation: CheckedContinuation<Int32, Never>?
-        private var sources: [any DispatchSourceSignal] = []
-        init(_ continuation: CheckedContinuation<Int32, Never>) { self.continuation = continuation }
-        func keep(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-        func resume(_ signal: Int32) {
-            continuation?.resume(returning: signal)
-            continuation = nil
-        }
+    /// Keeps the sources alive as long as the stream; written once, then only cancelled.
+    private final class KeptSources: @unchecked Sendable {
+        private let sources: [any DispatchSourceSignal]
+        init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+        func cancel() { sources.forEach { $0.cancel() } }
     }
 }
-
