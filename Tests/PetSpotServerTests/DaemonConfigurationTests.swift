@@ -30,6 +30,16 @@ struct DaemonConfigurationTests {
         #expect(Set(keys) == Set(DaemonConfiguration.knownKeys))
     }
 
+    @Test("docs/OPERATIONS.md documents every key")
+    func everyKeyDocumented() throws {
+        let operations = URL(fileURLWithPath: Self.checkoutConfig).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/OPERATIONS.md")
+        let text = try String(contentsOf: operations, encoding: .utf8)
+        for key in DaemonConfiguration.knownKeys {
+            #expect(text.contains("| `\(key)` |"), "docs/OPERATIONS.md has no row for \(key)")
+        }
+    }
+
     @Test("each bad value names the file, the key and the problem", arguments: [
         (#"{"limits":{"maxFlows":0}}"#, "f.json: limits.maxFlows: 0 is out of range 1...10000000"),
         (#"{"limits":{"maxFlows":1.5}}"#, "f.json: limits.maxFlows: expected a whole number"),

@@ -12,9 +12,14 @@ final class DaemonProcess {
     let logPath: String
     private(set) var process: Process?
     private let extraArguments: [String]
+    private let environment: [String: String]
+    private let launcher: [String]
 
-    /// `settings` is merged into the generated configuration file; `arguments` are extra flags.
-    init(settings: JSONObject = JSONObject(), arguments: [String] = [], directory: URL? = nil) throws {
+    /// `settings` is merged into the generated configuration file; `arguments` are extra flags;
+    /// `environment` is added to the daemon's; `launcher` runs before it (e.g. systemd-socket-activate).
+    init(settings: JSONObject = JSONObject(), arguments: [String] = [], directory: URL? = nil,
+         environment: [String: String] = [:], launcher: [String] = []) throws
+    {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // Other users (the two-users test) must reach the socket inside.
@@ -25,6 +30,8 @@ final class DaemonProcess {
         configPath = dir.appendingPathComponent("petspotd.json").path
         logPath = dir.appendingPathComponent("petspotd.log").path
         extraArguments = arguments
+        self.environment = environment
+        self.launcher = launcher
         var config: JSONObject = [
             "socket": ["path": .string(socketPath), "mode": "0666"],
             "database": ["path": .string(databasePath)],
@@ -56,6 +63,13 @@ final class DaemonProcess {
         return self
     }
 
+    /// Launches without waiting for the socket (a launcher may start the daemon later).
+    func startExpectingToRun() throws -> Process {
+        let process = try launch()
+        self.process = process
+        return process
+    }
+
     /// Runs the daemon expecting it to refuse to start; returns its exit code and stderr.
     func startExpectingFailure(arguments: [String] = []) throws -> (status: Int32, stderr: String) {
         let process = try launch(more: arguments)
@@ -65,8 +79,12 @@ final class DaemonProcess {
 
     private func launch(more: [String] = []) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.petspotd)
-        process.arguments = ["--config", configPath] + extraArguments + more
+        let command = launcher + [Paths.petspotd, "--config", configPath] + extraArguments + more
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -88,6 +106,24 @@ final class DaemonProcess {
         process.terminate()
         try waitUntil("petspotd to stop") { !process.isRunning }
         return process.terminationStatus
+    }
+
+    func signal(_ number: Int32) {
+        if let process, process.isRunning { Foundation.kill(process.processIdentifier, number) }
+    }
+
+    /// Rewrites the configuration file, merging `settings` into what it holds.
+    func rewriteConfiguration(_ settings: JSONObject) throws {
+        var config = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: configPath)))).objectValue!
+        for member in settings {
+            if case .object(let section) = member.value, case .object(var existing)? = config[member.key] {
+                for inner in section { existing[inner.key] = inner.value }
+                config[member.key] = .object(existing)
+            } else {
+                config[member.key] = member.value
+            }
+        }
+        try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
     /// SIGKILL: no chance to clean up, like a power cut for the process.
