@@ -27,6 +27,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var finishedOutOfOrder: [Int: ByteBuffer?] = [:]
     private var readingPaused = false
     private var closing = false
+    /// The daemon is stopping: what is in hand is answered, anything newer is refused.
+    private var draining = false
     private var wroteSinceFlush = false
 
     init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger) {
@@ -39,7 +41,6 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var unanswered: Int { nextSequence - nextToWrite }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if closing { return }
         let sequence = nextSequence
         nextSequence += 1
         switch unwrapInboundIn(data) {
@@ -66,6 +67,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             // Half-closed (`nc -N`, socat at EOF): answer everything, then close.
             beginClosing(context: context)
         } else if event is DrainAndCloseEvent {
+            draining = true
             beginClosing(context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
@@ -182,6 +184,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             request = r
         }
         let id = request.id
+        if draining {
+            return .now(id.map { RPCResponse.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")).json })
+        }
         switch router.route(request, peer: peer) {
         case .done(let outcome):
             return .now(id.map { RPCResponse(id: $0, outcome: outcome).json })

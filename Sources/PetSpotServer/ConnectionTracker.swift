@@ -31,12 +31,14 @@ final class ConnectionTracker: Sendable {
 
     var count: Int { channels.withLock { $0.count } }
 
-    /// Asks every connection to answer what it has and close; completes when all are closed.
-    func drainAll(on loop: any EventLoop) -> EventLoopFuture<Void> {
+    /// Asks every connection to answer what it has and close. Returns once every connection
+    /// has been told, with a future that completes when all are closed.
+    func drainAll(on loop: any EventLoop) async -> EventLoopFuture<Void> {
         let open = channels.withLock { Array($0.values) }
-        for channel in open {
-            channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent())
+        let told = open.map { channel in
+            channel.eventLoop.submit { channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent()) }
         }
+        _ = try? await EventLoopFuture.andAllComplete(told, on: loop).get()
         return EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: loop)
     }
 }

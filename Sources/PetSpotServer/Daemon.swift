@@ -210,7 +210,8 @@ public final class Daemon: Sendable {
         watchdogTask?.cancel()
         try? await serverChannel.close()
         expiryTask.cancel()
-        let drained = tracker.drainAll(on: group.next())
+        let drained = await tracker.drainAll(on: group.next())
+        logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
         // Whichever comes first: every connection closed, or the grace period over.
         await withTaskGroup(of: Void.self) { race in
             race.addTask { try? await drained.get() }

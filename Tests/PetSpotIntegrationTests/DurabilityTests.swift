@@ -43,6 +43,29 @@ struct DurabilityTests {
         #expect(check.stdout == "ok\n1\n")
     }
 
+    @Test("stopping answers what is in flight and refuses what comes after with shuttingDown")
+    func drainOnStop() throws {
+        let daemon = try DaemonProcess(arguments: ["--simulated-mode", "no-fix"]).start()
+        let conn = try daemon.connect()
+        // One write, so one read on the daemon's side: once the first is answered, the slow one
+        // behind it has been taken in hand.
+        try conn.send(Array((#"{"id":"first","method":"daemon.info"}"# + "\n" +
+                             #"{"id":"slow","method":"location.current","params":{"timeoutMs":3000}}"# + "\n").utf8))
+        #expect(try conn.readValue()?["id"] == "first")
+        daemon.signal(SIGTERM)
+        try waitUntil("the daemon to begin draining") { daemon.log.contains("draining connections") }
+        try conn.send(line: #"{"id":"late","method":"daemon.info"}"#)
+        let slow = try #require(try conn.readValue())
+        #expect(slow["id"] == "slow")
+        #expect(slow[path: "result", "location", "status"] == "timeout")
+        let late = try #require(try conn.readValue())
+        #expect(late["id"] == "late")
+        #expect(late.errorKind == "shuttingDown")
+        #expect(try conn.readLine() == nil)
+        try waitUntil("the daemon to exit") { daemon.process?.isRunning == false }
+        #expect(daemon.process?.terminationStatus == 0)
+    }
+
     @Test("an idle flow expires after the configured time; a used one does not")
     func idleExpiry() throws {
         let daemon = try DaemonProcess(arguments: ["--flow-idle-timeout", "1"]).start()
