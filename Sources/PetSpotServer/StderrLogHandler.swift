@@ -38,6 +38,17 @@ public struct StderrLogHandler: LogHandler {
         bytes.withUnsafeMutableBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
+    /// Whether standard error is the journal stream JOURNAL_STREAM ("DEVICE:INODE") names, as
+    /// systemd.exec(5) asks: a child that inherited the variable but not the stream gets plain lines.
+    public static func stderrIsJournal(_ value: String?) -> Bool {
+        guard let parts = value?.split(separator: ":"), parts.count == 2,
+              let device = UInt64(parts[0]), let inode = UInt64(parts[1])
+        else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+
     static func priority(_ level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: 7

@@ -70,11 +70,15 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             printError("petspotd: \(error.description)")
             throw ExitCode(exitConfigurationError)
         }
-        let journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        let journald = StderrLogHandler.stderrIsJournal(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
         let level = Logger.Level(rawValue: settings.logLevel.rawValue) ?? .info
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level, journald: journald) }
         let logger = Logger(label: "petspotd")
 
+        // Signals are caught before the daemon says it is ready, so an early reload or stop
+        // is handled rather than fatal. A peer that vanishes must never kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        let signals = Signals.stream([SIGTERM, SIGINT, SIGHUP])
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(configuration: settings, logger: logger)
@@ -82,7 +86,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             printError("petspotd: \(settings.configFile): \(error.description)")
             throw ExitCode(exitConfigurationError)
         }
-        for await signal in Signals.stream([SIGTERM, SIGINT, SIGHUP]) {
+        for await signal in signals {
             guard signal == SIGHUP else {
                 logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
                 break
