@@ -29,6 +29,7 @@ public final class Daemon: Sendable {
     public static func start(configuration: DaemonConfiguration, clock: DaemonClock = .system, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Daemon
     {
+        try UserNamespace.requireIdentityMapping()
         let settings = try makeRuntimeSettings(configuration, clock: clock, logger: logger, reusing: nil)
         let activated = try SystemdActivation.takeListeningSocket()
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
@@ -213,12 +214,7 @@ public final class Daemon: Sendable {
         let drained = await tracker.drainAll(on: group.next())
         logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
         // Whichever comes first: every connection closed, or the grace period over.
-        await withTaskGroup(of: Void.self) { race in
-            race.addTask { try? await drained.get() }
-            race.addTask { try? await Task.sleep(for: grace) }
-            await race.next()
-            race.cancelAll()
-        }
+        await Self.wait(for: drained, atMost: grace)
         if let ownSocket { SocketFile.removeIfOurs(ownSocket.path, identity: (ownSocket.dev, ownSocket.ino)) }
         for case let gpsd as GpsdProvider in services.location.providers { gpsd.stop() }
         try? await group.shutdownGracefully()
@@ -228,6 +224,18 @@ public final class Daemon: Sendable {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }
         logger.info("stopped")
+    }
+
+    /// Waits until `future` completes or `timeout` passes, whichever is first.
+    private static func wait(for future: EventLoopFuture<Void>, atMost timeout: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            future.whenComplete { _ in once.resume() }
+            Task {
+                try? await Task.sleep(for: timeout)
+                once.resume()
+            }
+        }
     }
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
@@ -290,7 +298,7 @@ public final class Daemon: Sendable {
                 if let kept = previous?.providers.compactMap({ $0 as? GpsdProvider }).first(where: { $0.settings == settings }) {
                     providers.append(kept)
                 } else {
-                    providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos))
+                    providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos, now: clock.now))
                 }
             default:
                 throw ConfigurationError("location.providers: unknown provider \"\(name)\"")

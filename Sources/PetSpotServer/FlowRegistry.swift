@@ -31,6 +31,8 @@ public final class FlowRegistry: Sendable {
         /// Active flows per owner; completed flows do not count against a user.
         var activeByOwner: [UInt32: Int] = [:]
         var limits: Limits
+        /// When a full sweep last ran; a full table is swept at most once a second.
+        var lastSweep: UInt64 = 0
     }
 
     private let table: Mutex<Table>
@@ -50,9 +52,10 @@ public final class FlowRegistry: Sendable {
 
     /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
     public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
-        let now = monotonicNanos()
-        return try table.withLock { (table) throws(RPCError) -> Flow in
-            if table.entries.count >= table.limits.maxFlows {
+        try table.withLock { (table) throws(RPCError) -> Flow in
+            // The clock is read under the lock, so times in the table only move forward.
+            let now = monotonicNanos()
+            if table.entries.count >= table.limits.maxFlows, now &- table.lastSweep >= 1_000_000_000 {
                 Self.sweep(&table, now: now)
             }
             guard table.entries.count < table.limits.maxFlows else {
@@ -74,12 +77,12 @@ public final class FlowRegistry: Sendable {
     /// another user answers `flowNotFound`: to that caller it does not exist. A flow that
     /// becomes cancelled is removed.
     public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
-        let now = monotonicNanos()
-        return try table.withLock { (table) throws(RPCError) -> R in
+        try table.withLock { (table) throws(RPCError) -> R in
+            let now = monotonicNanos()
             guard var entry = table.entries[id], entry.owner == owner else {
                 throw Self.notFound(id)
             }
-            if now &- entry.lastUsed > table.limits.idleTimeoutNanos {
+            if Self.idle(entry, now: now) > table.limits.idleTimeoutNanos {
                 Self.remove(id, entry: entry, from: &table)
                 throw Self.notFound(id)
             }
@@ -108,14 +111,18 @@ public final class FlowRegistry: Sendable {
     /// Drops every flow idle for longer than the timeout; returns how many.
     @discardableResult
     public func expireIdle() -> Int {
-        let now = monotonicNanos()
-        return table.withLock { Self.sweep(&$0, now: now) }
+        table.withLock { Self.sweep(&$0, now: monotonicNanos()) }
+    }
+
+    private static func idle(_ entry: Entry, now: UInt64) -> UInt64 {
+        now > entry.lastUsed ? now - entry.lastUsed : 0
     }
 
     @discardableResult
     private static func sweep(_ table: inout Table, now: UInt64) -> Int {
+        table.lastSweep = now
         let timeout = table.limits.idleTimeoutNanos
-        let expired = table.entries.filter { now &- $0.value.lastUsed > timeout }
+        let expired = table.entries.filter { idle($0.value, now: now) > timeout }
         for (id, entry) in expired { remove(id, entry: entry, from: &table) }
         return expired.count
     }

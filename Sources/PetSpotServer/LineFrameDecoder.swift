@@ -32,14 +32,11 @@ struct LineFrameDecoder: ByteToMessageDecoder {
                 buffer.moveReaderIndex(forwardBy: length + 1)
                 return .continue
             }
-            var line = buffer.readSlice(length: length)!
+            let line = Self.droppingCarriageReturn(buffer.readSlice(length: length)!)
             buffer.moveReaderIndex(forwardBy: 1)
             if line.readableBytes > maxLineBytes {
                 context.fireChannelRead(wrapInboundOut(.tooLong(limit: maxLineBytes)))
                 return .continue
-            }
-            if line.getInteger(at: line.writerIndex - 1, as: UInt8.self) == UInt8(ascii: "\r") {
-                line.moveWriterIndex(to: line.writerIndex - 1)
             }
             context.fireChannelRead(wrapInboundOut(.line(line)))
             return .continue
@@ -47,7 +44,8 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         if skipping {
             buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             scanned = 0
-        } else if buffer.readableBytes > maxLineBytes {
+        } else if buffer.readableBytes > maxLineBytes + 1 {
+            // (+1: a line of exactly the limit may still be waiting for the "\n" after its "\r".)
             // Tell the client now, then drop the rest of the line as it streams in.
             context.fireChannelRead(wrapInboundOut(.tooLong(limit: maxLineBytes)))
             buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
@@ -59,12 +57,20 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
+    private static func droppingCarriageReturn(_ line: ByteBuffer) -> ByteBuffer {
+        var line = line
+        if line.readableBytes > 0, line.getInteger(at: line.writerIndex - 1, as: UInt8.self) == UInt8(ascii: "\r") {
+            line.moveWriterIndex(to: line.writerIndex - 1)
+        }
+        return line
+    }
+
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
         // A last line without a newline (`printf '...' | nc -N`) is still a request.
         if !skipping, buffer.readableBytes > 0 {
-            let line = buffer.readSlice(length: buffer.readableBytes)!
-            context.fireChannelRead(wrapInboundOut(.line(line)))
+            let line = Self.droppingCarriageReturn(buffer.readSlice(length: buffer.readableBytes)!)
+            context.fireChannelRead(wrapInboundOut(line.readableBytes > maxLineBytes ? .tooLong(limit: maxLineBytes) : .line(line)))
         }
         skipping = false
         scanned = 0

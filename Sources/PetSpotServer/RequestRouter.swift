@@ -91,10 +91,7 @@ public struct RequestRouter: Sendable {
     }
 
     private func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
-        let id = try p.requiredString("flowId")
-        try p.finish()
-        let env = services.flowEnvironment()
-        return try services.registry.withFlow(id, owner: peer.uid) { flow in ["flow": flow.view(env: env)] }
+        try onFlow(&p, peer) { _, _ in [:] }
     }
 
     private func flowUpdate(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
@@ -117,42 +114,32 @@ public struct RequestRouter: Sendable {
     }
 
     private func flowContinue(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
-        let id = try p.requiredString("flowId")
-        try p.finish()
-        let env = services.flowEnvironment()
-        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
-            let accepted = try flow.continueStep(env: env)
-            return ["flow": flow.view(env: env), "accepted": .bool(accepted)]
-        }
+        try onFlow(&p, peer) { (flow, env) throws(FlowError) in ["accepted": .bool(try flow.continueStep(env: env))] }
     }
 
     private func flowBack(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
-        let id = try p.requiredString("flowId")
-        try p.finish()
-        let env = services.flowEnvironment()
-        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
-            try flow.back()
-            return ["flow": flow.view(env: env)]
-        }
+        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.back(); return [:] }
     }
 
     private func flowCancel(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
-        let id = try p.requiredString("flowId")
-        try p.finish()
-        let env = services.flowEnvironment()
-        return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
-            try flow.cancel()
-            return ["flow": flow.view(env: env)]
-        }
+        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.cancel(); return [:] }
     }
 
     private func flowDismissAlert(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
+        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.dismissAlert(); return [:] }
+    }
+
+    /// The shape of every method that takes only `flowId`: act on the caller's flow, then
+    /// answer `{flow, …}` with the view after the action and whatever the action adds.
+    private func onFlow(_ p: inout RPCParams, _ peer: Peer,
+                        _ action: (inout Flow, FlowEnvironment) throws(FlowError) -> JSONObject) throws(RPCError) -> JSONValue
+    {
         let id = try p.requiredString("flowId")
         try p.finish()
         let env = services.flowEnvironment()
         return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
-            try flow.dismissAlert()
-            return ["flow": flow.view(env: env)]
+            let extra = try action(&flow, env)
+            return .object(JSONObject(members: [(key: "flow", value: flow.view(env: env))] + extra.members))
         }
     }
 
@@ -207,10 +194,17 @@ public struct RequestRouter: Sendable {
                     return .success(["flow": view, "report": try ReportJSON.encode(stored)])
                 case .store(let report):
                     let (stored, _) = try await Self.storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
-                    // Durable now: only from here on may the flow say it is completed.
-                    let view = try services.registry.withFlow(id, owner: peer.uid) { flow in
-                        if flow.state == .active { flow.complete(reportID: stored.id) }
-                        return flow.view(env: env)
+                    // Durable now: only from here on may the flow say it is completed. If another
+                    // connection cancelled it (or it expired) meanwhile, the report still stands.
+                    let view: JSONValue
+                    do throws(RPCError) {
+                        view = try services.registry.withFlow(id, owner: peer.uid) { flow in
+                            if flow.state == .active { flow.complete(reportID: stored.id) }
+                            return flow.view(env: env)
+                        }
+                    } catch {
+                        guard error.kind == .flowNotFound else { throw error }
+                        view = ["id": .string(id), "state": "completed", "reportId": .string(stored.id)]
                     }
                     return .success(["flow": view, "report": try ReportJSON.encode(stored)])
                 }

@@ -31,10 +31,12 @@ enum SocketFile {
         }
     }
 
-    /// Whether a process accepts connections on the socket right now.
+    /// Whether a process accepts connections on the socket right now. Only a refused
+    /// connection proves the socket stale; anything else (a full backlog, no permission) is
+    /// taken as a daemon that is there. The connect never blocks.
     static func isServed(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return true }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -48,7 +50,7 @@ enum SocketFile {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        return result == 0
+        return result == 0 || errno != ECONNREFUSED
     }
 
     /// The identity of the file we bound, so shutdown removes our socket and nobody else's.

@@ -1,0 +1,127 @@
+import NIOCore
+import PetSpotJSON
+import PetSpotProtocol
+
+/// Everything needed to answer one line, free of the channel, so the same steps run on the
+/// event loop for small requests and off it for large or slow ones.
+struct RequestContext: Sendable {
+    let router: RequestRouter
+    let peer: Peer
+    let limits: DaemonConfiguration.Limits
+    let draining: Bool
+
+    enum Start {
+        /// The whole answer (nil: nothing to send, e.g. only notifications).
+        case answered(JSONValue?)
+        /// The rest must wait for something; it runs off the event loop.
+        case waiting(@Sendable () async -> JSONValue?)
+    }
+
+    /// Parses and answers what can be answered at once; hands back the rest as async work.
+    /// Requests of a batch run in order: once one has to wait, the ones after it wait too.
+    func start(line: ByteBuffer) -> Start {
+        let parsed: JSONValue
+        do {
+            parsed = try line.withUnsafeReadableBytes { raw throws(JSONParseError) -> JSONValue in
+                try JSONParser.parse(buffer: raw.bindMemory(to: UInt8.self), maxDepth: limits.maxJSONDepth)
+            }
+        } catch {
+            return .answered(Self.parseFailure(error))
+        }
+        guard case .array(let elements) = parsed else {
+            switch respond(to: parsed) {
+            case .now(let answer): return .answered(answer)
+            case .later(let work): return .waiting(work)
+            }
+        }
+        if let refusal = refuseBatch(elements) { return .answered(refusal) }
+        var answers: [JSONValue] = []
+        for (index, element) in elements.enumerated() {
+            switch respond(to: element) {
+            case .now(let answer):
+                if let answer { answers.append(answer) }
+            case .later(let work):
+                let rest = elements[(index + 1)...]
+                return .waiting { [self, answers] in
+                    var all = answers
+                    if let answer = await work() { all.append(answer) }
+                    all += await respondInOrder(rest)
+                    return all.isEmpty ? nil : .array(all)
+                }
+            }
+        }
+        return .answered(answers.isEmpty ? nil : .array(answers))
+    }
+
+    /// The whole answer to a line, entirely off the event loop.
+    func answer(line: [UInt8]) async -> JSONValue? {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser.parse(line, maxDepth: limits.maxJSONDepth)
+        } catch {
+            return Self.parseFailure(error)
+        }
+        guard case .array(let elements) = parsed else {
+            return await respondInOrder([parsed][...]).first
+        }
+        if let refusal = refuseBatch(elements) { return refusal }
+        let answers = await respondInOrder(elements[...])
+        return answers.isEmpty ? nil : .array(answers)
+    }
+
+    private func respondInOrder(_ values: ArraySlice<JSONValue>) async -> [JSONValue] {
+        var answers: [JSONValue] = []
+        for value in values {
+            switch respond(to: value) {
+            case .now(let answer): if let answer { answers.append(answer) }
+            case .later(let work): if let answer = await work() { answers.append(answer) }
+            }
+        }
+        return answers
+    }
+
+    private func refuseBatch(_ elements: [JSONValue]) -> JSONValue? {
+        if elements.isEmpty {
+            return RPCResponse.failure(id: .null, RPCError(.invalidRequest, "an empty batch holds no request")).json
+        }
+        if elements.count > limits.maxBatchSize {
+            let error = RPCError.limitExceeded("limits.maxBatchSize", max: limits.maxBatchSize,
+                                               "a batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count)")
+            return RPCResponse.failure(id: .null, error).json
+        }
+        return nil
+    }
+
+    private static func parseFailure(_ error: JSONParseError) -> JSONValue {
+        RPCResponse.failure(id: .null, RPCError(.parseError, "not valid JSON: \(error)")).json
+    }
+
+    enum Answer {
+        case now(JSONValue?)
+        case later(@Sendable () async -> JSONValue?)
+    }
+
+    /// One request of a line or a batch. Notifications run but answer nothing.
+    func respond(to value: JSONValue) -> Answer {
+        let request: RPCRequest
+        switch RPCRequest.validate(value) {
+        case .failure(let failure):
+            return .now(RPCResponse.failure(id: failure.id, failure.error).json)
+        case .success(let r):
+            request = r
+        }
+        let id = request.id
+        if draining {
+            return .now(id.map { RPCResponse.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")).json })
+        }
+        switch router.route(request, peer: peer) {
+        case .done(let outcome):
+            return .now(id.map { RPCResponse(id: $0, outcome: outcome).json })
+        case .pending(let work):
+            return .later {
+                let outcome = await work()
+                return id.map { RPCResponse(id: $0, outcome: outcome).json }
+            }
+        }
+    }
+}
