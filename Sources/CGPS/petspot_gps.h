@@ -63,8 +63,12 @@ static inline int petspot_gps_open_watch(struct gps_data_t *data, const char *ho
     return 0;
 }
 
-static inline void petspot_gps_close(struct gps_data_t *data) {
-    (void)gps_stream(data, WATCH_DISABLE, NULL);
+/* Ends the watch politely when the connection still works; after a failed read the socket
+ * may be reset, and writing to it would only fail (or raise SIGPIPE). */
+static inline void petspot_gps_close(struct gps_data_t *data, bool connection_alive) {
+    if (connection_alive) {
+        (void)gps_stream(data, WATCH_DISABLE, NULL);
+    }
     (void)gps_close(data);
 }
 

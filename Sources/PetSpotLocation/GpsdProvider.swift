@@ -37,6 +37,8 @@ public final class GpsdProvider: LocationProvider {
     public let settings: Settings
     private let logger: Logger
     private let monotonicNanos: @Sendable () -> UInt64
+    /// Wall time, for a fix whose receiver reported no time of its own.
+    private let now: @Sendable () -> Date
     private let state: Mutex<WatchState>
     private let wake = DispatchSemaphore(value: 0)
 
@@ -56,14 +58,19 @@ public final class GpsdProvider: LocationProvider {
         var lastFixAt: UInt64?
         var lastError: String?
         var waiters: [UInt64: CheckedContinuation<ProviderAnswer, Never>] = [:]
+        /// Each waiter's timeout, cancelled when a fix or a disconnect answers it first.
+        var timers: [UInt64: Task<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
         var stopping = false
     }
 
-    public init(settings: Settings, logger: Logger, monotonicNanos: @escaping @Sendable () -> UInt64) {
+    public init(settings: Settings, logger: Logger, monotonicNanos: @escaping @Sendable () -> UInt64,
+                now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.settings = settings
         self.logger = logger
         self.monotonicNanos = monotonicNanos
+        self.now = now
         self.state = Mutex(WatchState())
         let thread = Thread { [self] in watch() }
         thread.name = "petspotd-gpsd"
@@ -81,9 +88,8 @@ public final class GpsdProvider: LocationProvider {
             return s.nextWaiter
         }
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<ProviderAnswer, Never>) in
-            let now = monotonicNanos()
             let immediate: ProviderAnswer? = state.withLock { s in
-                if let newest = s.newest, now &- newest.receivedAt <= maxAgeNanos {
+                if let newest = s.newest, Self.elapsed(since: newest.receivedAt, now: monotonicNanos()) <= maxAgeNanos {
                     return .fix(newest.fix)
                 }
                 guard s.link == .connected, !s.stopping else {
@@ -101,24 +107,42 @@ public final class GpsdProvider: LocationProvider {
         return answer
     }
 
-    /// Arms the timeout of a waiting request. Split from `currentFix` so the wait never holds
-    /// a task that outlives it: the timer resumes the waiter only if no fix did first.
+    /// Arms the timeout of a waiting request; it answers `timeout` only if no fix or
+    /// disconnect answered first, and is cancelled when one does.
     private func expire(_ waiterID: UInt64, after timeout: Duration) {
-        Task { [self] in
+        let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
-            resume(waiterID, with: .timeout)
+            guard !Task.isCancelled else { return }
+            let waiter = state.withLock { s in
+                s.timers[waiterID] = nil
+                return s.waiters.removeValue(forKey: waiterID)
+            }
+            waiter?.resume(returning: .timeout)
         }
+        let answered = state.withLock { s in
+            guard s.waiters[waiterID] != nil else { return true }
+            s.timers[waiterID] = timer
+            return false
+        }
+        if answered { timer.cancel() }
     }
 
-    private func resume(_ waiterID: UInt64, with answer: ProviderAnswer) {
-        let waiter = state.withLock { $0.waiters.removeValue(forKey: waiterID) }
-        waiter?.resume(returning: answer)
+    /// Takes every waiting request out of the state, cancelling their timers.
+    private static func takeWaiters(_ s: inout WatchState) -> [CheckedContinuation<ProviderAnswer, Never>] {
+        for timer in s.timers.values { timer.cancel() }
+        s.timers.removeAll()
+        defer { s.waiters.removeAll() }
+        return Array(s.waiters.values)
+    }
+
+    private static func elapsed(since then: UInt64, now: UInt64) -> UInt64 {
+        now > then ? now - then : 0
     }
 
     public func status() async -> ProviderStatus {
-        let now = monotonicNanos()
         return state.withLock { s in
-            let age = s.lastFixAt.map { Int((now &- $0) / 1_000_000) }
+            let now = monotonicNanos()
+            let age = s.lastFixAt.map { Int(Self.elapsed(since: $0, now: now) / 1_000_000) }
             let link: ProviderStatus.State = switch s.link {
             case .connected: s.newest == nil ? .noFix : .connected
             case .connecting, .disconnected: .disconnected
@@ -131,8 +155,7 @@ public final class GpsdProvider: LocationProvider {
     public func stop() {
         let waiters = state.withLock { s in
             s.stopping = true
-            defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
+            return Self.takeWaiters(&s)
         }
         for waiter in waiters { waiter.resume(returning: .unavailable(reason: "the location service is stopping")) }
         wake.signal()
@@ -153,18 +176,19 @@ public final class GpsdProvider: LocationProvider {
                 waitBeforeRetry(&backoff)
                 continue
             }
-            linkUp()
-            backoff = settings.reconnectInitial
-            let reason = readUntilLost(data)
-            petspot_gps_close(data)
+            let reason = readUntilLost(data, backoff: &backoff)
+            petspot_gps_close(data, reason == nil)
             linkDown(reason)
             if reason != nil { waitBeforeRetry(&backoff) }
         }
     }
 
-    /// Reads until the connection ends; returns why (nil when asked to stop).
-    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>) -> String? {
+    /// Reads until the connection ends; returns why (nil when asked to stop). The link counts
+    /// as up, and the backoff starts over, only once gpsd has sent something: a port that
+    /// accepts and hangs up at once is retried with growing waits, like one that refuses.
+    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout Duration) -> String? {
         let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
+        var up = false
         while !state.withLock({ $0.stopping }) {
             guard petspot_gps_waiting(data, pollMicros) else { continue }
             var snapshot = petspot_gps_snapshot()
@@ -173,7 +197,13 @@ public final class GpsdProvider: LocationProvider {
                 let code = petspot_errno()
                 return code == 0 ? "gpsd closed the connection" : String(cString: strerror(code))
             }
-            if result > 0 { take(snapshot) }
+            guard result > 0 else { continue }
+            if !up {
+                up = true
+                backoff = settings.reconnectInitial
+                linkUp()
+            }
+            take(snapshot)
         }
         return nil
     }
@@ -185,19 +215,18 @@ public final class GpsdProvider: LocationProvider {
                   abs(latitude.scaled) <= 9_000_000, abs(longitude.scaled) <= 18_000_000
             else { return }
             let fixTime = (seconds: Int64(snapshot.time_sec), nanoseconds: snapshot.time_nsec)
-            let time = Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
+            let time = fixTime.seconds == 0 ? now() : Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
             let accuracy = snapshot.horizontal_error_m.isFinite ? (snapshot.horizontal_error_m * 10).rounded() / 10 : nil
             let fix = LocationFix(latitude: latitude, longitude: longitude, source: name,
                                   time: ISO8601.string(time), accuracy: accuracy)
-            let now = monotonicNanos()
+            let received = monotonicNanos()
             let (waiters, acquired) = state.withLock { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
                 // gpsd may report one epoch several times: the first report of a fix time counts.
                 if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 { return ([], false) }
                 let acquired = s.newest == nil
-                s.newest = Newest(fix: fix, fixTime: fixTime, receivedAt: now)
-                s.lastFixAt = now
-                defer { s.waiters.removeAll() }
-                return (Array(s.waiters.values), acquired)
+                s.newest = Newest(fix: fix, fixTime: fixTime, receivedAt: received)
+                s.lastFixAt = received
+                return (Self.takeWaiters(&s), acquired)
             }
             if acquired { logger.info("gpsd has a fix", metadata: ["gpsd": "\(endpoint)"]) }
             for waiter in waiters { waiter.resume(returning: .fix(fix)) }
@@ -225,8 +254,7 @@ public final class GpsdProvider: LocationProvider {
             s.link = .disconnected
             s.newest = nil
             if let reason { s.lastError = reason }
-            defer { s.waiters.removeAll() }
-            return (changed, Array(s.waiters.values))
+            return (changed, Self.takeWaiters(&s))
         }
         let answer = ProviderAnswer.unavailable(reason: "lost gpsd at \(endpoint)\(reason.map { ": \($0)" } ?? "")")
         for waiter in waiters { waiter.resume(returning: answer) }

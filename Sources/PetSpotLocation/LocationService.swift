@@ -46,7 +46,8 @@ public final class LocationService: Sendable {
         if let refusal = refusal(for: client) { return refusal }
         guard !providers.isEmpty else { return .unavailable(reason: "no location provider is configured") }
         let timeout = min(timeout ?? defaultTimeout, defaultTimeout)
-        let maxAge = maxAge ?? defaultMaxAge
+        // A client may ask for a fresher fix, never for an older one than configured.
+        let maxAge = min(maxAge ?? defaultMaxAge, defaultMaxAge)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var reasons: [String] = []
