@@ -35,7 +35,7 @@ run: build
 
 # The whole test suite: unit tests of every module, then the daemon over a real socket.
 test: build
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
 # Installs programs, units, configuration (never over an edited one), man pages, completions
 # and the sysusers.d entry; on a live system (no DESTDIR) also creates the user and group.

@@ -15,7 +15,7 @@ struct ConcurrencyTests {
         let slow = try daemon.connect()
         let fast = try daemon.connect()
         // The slow request and a request behind it on the same connection.
-        try slow.send(line: #"{"id":"slow","method":"location.current","params":{"timeoutMs":4000}}"#)
+        try slow.send(line: #"{"id":"slow","method":"location.current","params":{"timeoutMs":9000}}"#)
         try slow.send(line: #"{"id":"behind","method":"daemon.info"}"#)
         // Many answers on the other connection while the slow one is still waiting.
         for i in 0..<20 {
@@ -44,6 +44,39 @@ struct ConcurrencyTests {
                 }
             }
             try await group.waitForAll()
+        }
+    }
+
+    @Test("pipelined requests run in order: a continue never overtakes the photo update before it")
+    func executionOrder() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!.stringValue!
+        try expectAccepted(conn.result("flow.continue", ["flowId": .string(flowID)]))
+        // Large enough to be decoded off the event loop, while the continue behind it is instant.
+        let photo = Data(pngBytes + Array(repeating: 9, count: 400_000)).base64EncodedString()
+        let update = #"{"id":"photo","method":"flow.update","params":{"flowId":"\#(flowID)","values":{"photo":{"data":"\#(photo)"}}}}"#
+        let next = #"{"id":"next","method":"flow.continue","params":{"flowId":"\#(flowID)"}}"#
+        try conn.send(Array((update + "\n" + next + "\n").utf8))
+        let first = try #require(try conn.readValue())
+        #expect(first["id"] == "photo")
+        #expect(first[path: "result", "flow", "values", "photo", "mediaType"] == "image/png")
+        let second = try #require(try conn.readValue())
+        #expect(second["id"] == "next")
+        #expect(second[path: "result", "flow", "step"] == "description")
+        #expect(second[path: "result", "flow", "values", "photo", "bytes"] == .int(pngBytes.count + 400_000))
+    }
+
+    @Test("with a small request queue the daemon stops reading, then answers everything in order")
+    func backPressure() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxQueuedRequests=2", "--simulated-mode", "no-fix"]).start()
+        let conn = try daemon.connect()
+        var lines = #"{"id":"slow","method":"location.current","params":{"timeoutMs":500}}"# + "\n"
+        for i in 0..<200 { lines += "{\"id\":\(i),\"method\":\"daemon.info\"}\n" }
+        try conn.send(Array(lines.utf8))
+        #expect(try conn.readValue()?["id"] == "slow")
+        for i in 0..<200 {
+            #expect(try conn.readValue()?["id"] == .int(i))
         }
     }
 

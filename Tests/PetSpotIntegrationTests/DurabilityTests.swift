@@ -50,7 +50,7 @@ struct DurabilityTests {
         // One write, so one read on the daemon's side: once the first is answered, the slow one
         // behind it has been taken in hand.
         try conn.send(Array((#"{"id":"first","method":"daemon.info"}"# + "\n" +
-                             #"{"id":"slow","method":"location.current","params":{"timeoutMs":3000}}"# + "\n").utf8))
+                             #"{"id":"slow","method":"location.current","params":{"timeoutMs":6000}}"# + "\n").utf8))
         #expect(try conn.readValue()?["id"] == "first")
         daemon.signal(SIGTERM)
         try waitUntil("the daemon to begin draining") { daemon.log.contains("draining connections") }

@@ -25,7 +25,7 @@ struct MalformedInputTests {
     @Test("every kind of bad line", arguments: cases.indices)
     func badLine(index: Int) throws {
         let testCase = Self.cases[index]
-        let daemon = try Self.shared()
+        let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         try conn.send(testCase.line + [0x0A])
         let answer = try #require(try conn.readValue())
@@ -38,7 +38,7 @@ struct MalformedInputTests {
 
     @Test("a scalar batch answers each element; notifications answer nothing")
     func batches() throws {
-        let daemon = try Self.shared()
+        let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let answer = try conn.raw(#"[1, {"id":1,"method":"daemon.info"}, {"method":"daemon.info"}, "x"]"#)
         let items = try #require(answer.arrayValue)
@@ -54,7 +54,7 @@ struct MalformedInputTests {
 
     @Test("answers come in request order, \\r\\n accepted, and never contain a raw newline")
     func ordering() throws {
-        let daemon = try Self.shared()
+        let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         var lines: [UInt8] = []
         for i in 0..<50 { lines += Array("{\"id\":\(i),\"method\":\"daemon.info\"}\r\n".utf8) }
@@ -85,14 +85,5 @@ struct MalformedInputTests {
         #expect(try conn.raw(#"{"id":3,"method":"daemon.info"}"#)["id"] == 3)
         let oneOver = base + String(repeating: " ", count: 1025 - base.utf8.count)
         #expect(try conn.raw(oneOver).errorKind == "lineTooLong")
-    }
-
-    // One daemon for the table above: starting one per row would only slow the suite.
-    nonisolated(unsafe) private static var sharedDaemon: DaemonProcess?
-    private static func shared() throws -> DaemonProcess {
-        if let daemon = sharedDaemon, daemon.process?.isRunning == true { return daemon }
-        let daemon = try DaemonProcess().start()
-        sharedDaemon = daemon
-        return daemon
     }
 }

@@ -58,12 +58,23 @@ struct SystemdTests {
         #expect(listener.count(of: "WATCHDOG=1") == 0)
     }
 
-    @Test("journald gets priorities when JOURNAL_STREAM is set")
+    @Test("journald gets priorities when stderr is the stream JOURNAL_STREAM names, plain lines otherwise")
     func journald() throws {
-        let daemon = try DaemonProcess(environment: ["JOURNAL_STREAM": "8:12345"]).start()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-journal-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let log = dir.appendingPathComponent("petspotd.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        var info = stat()
+        #expect(stat(log, &info) == 0)
+        let daemon = try DaemonProcess(directory: dir, environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]).start()
         try daemon.stop()
-        #expect(daemon.log.split(separator: "\n").contains { $0.hasPrefix("<6>serving") })
-        #expect(daemon.log.split(separator: "\n").allSatisfy { $0.hasPrefix("<") })
+        let lines = daemon.log.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<6>serving") })
+        #expect(lines.allSatisfy { $0.hasPrefix("<") })
+
+        let inherited = try DaemonProcess(environment: ["JOURNAL_STREAM": "1:2"]).start()
+        try inherited.stop()
+        #expect(inherited.log.split(separator: "\n").contains { $0.hasPrefix("petspotd: info: serving") })
     }
 
     @Test("SIGHUP reloads limits, location and species, keeping flows and connections; says what it cannot reload")

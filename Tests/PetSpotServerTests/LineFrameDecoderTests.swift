@@ -33,6 +33,15 @@ struct LineFrameDecoderTests {
         #expect(try frames([String(repeating: "x", count: 17) + "\nok\n"]) == ["<too long>", "ok"])
     }
 
+    @Test("the carriage return of \\r\\n does not count against the limit")
+    func carriageReturnAtLimit() throws {
+        let atLimit = String(repeating: "x", count: 16)
+        #expect(try frames([atLimit + "\r\n"]) == [atLimit])
+        #expect(try frames([atLimit + "\r", "\n"]) == [atLimit])
+        #expect(try frames([atLimit + "y\r\nok\n"]) == ["<too long>", "ok"])
+        #expect(try frames(["last\r"], close: true) == ["last"])
+    }
+
     @Test("a long line arriving in pieces is reported once, and the next line is intact")
     func longInPieces() throws {
         let pieces = Array(repeating: String(repeating: "y", count: 10), count: 50) + ["tail\nnext\n"]

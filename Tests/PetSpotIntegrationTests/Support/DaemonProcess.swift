@@ -40,6 +40,12 @@ final class DaemonProcess {
             "log": ["level": "debug"],
             "location": ["providers": ["simulated"], "simulated": ["mode": "fix", "position": [.number(JSONNumber(validatedLiteral: "52.2296756")), .number(JSONNumber(validatedLiteral: "21.0122287"))]]],
         ]
+        Self.merge(settings, into: &config)
+        try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Merges settings into a configuration, one level of sections deep.
+    private static func merge(_ settings: JSONObject, into config: inout JSONObject) {
         for member in settings {
             if case .object(let section) = member.value, case .object(var existing)? = config[member.key] {
                 for inner in section { existing[inner.key] = inner.value }
@@ -48,7 +54,6 @@ final class DaemonProcess {
                 config[member.key] = member.value
             }
         }
-        try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
     /// Starts the daemon and waits until its socket answers.
@@ -86,8 +91,13 @@ final class DaemonProcess {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.currentDirectoryURL = directory
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        // One log across restarts, appended to, so its identity (and JOURNAL_STREAM) stays.
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        try log.seekToEnd()
+        process.standardError = log
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         return process
@@ -115,14 +125,7 @@ final class DaemonProcess {
     /// Rewrites the configuration file, merging `settings` into what it holds.
     func rewriteConfiguration(_ settings: JSONObject) throws {
         var config = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: configPath)))).objectValue!
-        for member in settings {
-            if case .object(let section) = member.value, case .object(var existing)? = config[member.key] {
-                for inner in section { existing[inner.key] = inner.value }
-                config[member.key] = .object(existing)
-            } else {
-                config[member.key] = member.value
-            }
-        }
+        Self.merge(settings, into: &config)
         try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
