@@ -44,6 +44,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxBatchSize = 100
         public var maxJSONDepth = 64
         public var maxPhotoBytes = 10 * 1024 * 1024
+        public var maxPhotoBytesInMemory = 512 * 1024 * 1024
         public var maxReportsPage = 100
     }
 
@@ -124,6 +125,7 @@ extension DaemonConfiguration {
         ("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
         ("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
         ("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
+        ("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
         ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
     ]
 

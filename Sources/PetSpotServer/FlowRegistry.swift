@@ -12,11 +12,14 @@ public final class FlowRegistry: Sendable {
         public var maxFlowsPerUser: Int
         public var maxFlows: Int
         public var idleTimeoutNanos: UInt64
+        /// Photos held by open flows, all together: photos live in memory until submit.
+        public var maxPhotoBytesInMemory: Int
 
-        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int) {
+        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max) {
             self.maxFlowsPerUser = maxFlowsPerUser
             self.maxFlows = maxFlows
             self.idleTimeoutNanos = UInt64(idleTimeoutSeconds) * 1_000_000_000
+            self.maxPhotoBytesInMemory = maxPhotoBytesInMemory
         }
     }
 
@@ -33,6 +36,8 @@ public final class FlowRegistry: Sendable {
         var limits: Limits
         /// When a full sweep last ran; a full table is swept at most once a second.
         var lastSweep: UInt64 = 0
+        /// Bytes of the photos the flows hold.
+        var photoBytes = 0
     }
 
     private let table: Mutex<Table>
@@ -49,6 +54,9 @@ public final class FlowRegistry: Sendable {
     }
 
     public var count: Int { table.withLock { $0.entries.count } }
+
+    /// Bytes of photos held by open flows.
+    public var photoBytes: Int { table.withLock { $0.photoBytes } }
 
     /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
     public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
@@ -87,16 +95,25 @@ public final class FlowRegistry: Sendable {
                 throw Self.notFound(id)
             }
             let wasActive = entry.flow.state == .active
+            let photoBefore = entry.flow.photoBytes
             let result: R
             do throws(FlowError) {
                 result = try body(&entry.flow)
             } catch {
                 throw Self.rpcError(error)
             }
+            // The change is kept only within the photo budget; otherwise the flow stays as it was.
+            let photoAfter = entry.flow.photoBytes
+            if photoAfter > photoBefore, table.photoBytes - photoBefore + photoAfter > table.limits.maxPhotoBytesInMemory {
+                throw RPCError.limitExceeded("limits.maxPhotoBytesInMemory", max: table.limits.maxPhotoBytesInMemory,
+                                             "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
+            }
+            table.photoBytes += photoAfter - photoBefore
             entry.lastUsed = now
             switch entry.flow.state {
             case .cancelled:
                 table.entries[id] = nil
+                table.photoBytes -= photoAfter
                 if wasActive { table.activeByOwner.decrement(owner) }
             case .completed:
                 table.entries[id] = entry
@@ -129,6 +146,7 @@ public final class FlowRegistry: Sendable {
 
     private static func remove(_ id: String, entry: Entry, from table: inout Table) {
         table.entries[id] = nil
+        table.photoBytes -= entry.flow.photoBytes
         if entry.flow.state == .active { table.activeByOwner.decrement(entry.owner) }
     }
 
@@ -142,6 +160,10 @@ public final class FlowRegistry: Sendable {
         case .invalidParams(let message, let parameter): RPCError(.invalidParams, message, parameter: parameter)
         }
     }
+}
+
+extension Flow {
+    fileprivate var photoBytes: Int { values.photo?.data.count ?? 0 }
 }
 
 extension Dictionary where Value == Int {

@@ -70,6 +70,7 @@ public struct RequestRouter: Sendable {
                 "maxBatchSize": .int(limits.maxBatchSize),
                 "maxJSONDepth": .int(limits.maxJSONDepth),
                 "maxPhotoBytes": .int(limits.maxPhotoBytes),
+                "maxPhotoBytesInMemory": .int(limits.maxPhotoBytesInMemory),
                 "maxReportsPage": .int(limits.maxReportsPage),
             ],
         ]

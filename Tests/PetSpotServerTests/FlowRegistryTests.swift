@@ -1,4 +1,6 @@
+import Foundation
 import PetSpotFlow
+import PetSpotJSON
 import PetSpotProtocol
 @testable import PetSpotServer
 import Synchronization
@@ -102,5 +104,45 @@ struct FlowRegistryTests {
             (error as? RPCError)?.kind == .wrongStep
         }
         #expect(try flows.withFlow("a", owner: 1) { $0.step } == .chip)
+    }
+}
+
+@Suite("Photo budget")
+struct PhotoBudgetTests {
+    static let env = FlowEnvironment(today: CalendarDate(year: 2026, month: 11, day: 21)!,
+                                     species: try! SpeciesCatalog(species: [Species(id: "dog", names: [.en: "Dog", .pl: "Pies"])]))
+
+    func photoUpdate(_ size: Int) -> JSONObject {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 1, count: size - 8)
+        return ["photo": ["data": .string(Data(png).base64EncodedString())]]
+    }
+
+    func flowOnPhotoStep(_ registry: FlowRegistry, id: String, owner: UInt32) throws {
+        _ = try registry.start(Flow(id: id, locale: .en), owner: owner)
+        _ = try registry.withFlow(id, owner: owner) { (flow) throws(FlowError) in try flow.continueStep(env: Self.env) }
+    }
+
+    @Test("photos of all flows fit the budget exactly; one byte more is refused and changes nothing; leaving frees it")
+    func budget() throws {
+        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxPhotoBytesInMemory: 300),
+                                    monotonicNanos: ManualClock().read)
+        try flowOnPhotoStep(registry, id: "a", owner: 1)
+        try flowOnPhotoStep(registry, id: "b", owner: 2)
+        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(200), env: Self.env) }
+        try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(100), env: Self.env) }
+        #expect(registry.photoBytes == 300)
+        #expect {
+            try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
+        } throws: { error in
+            (error as? RPCError)?.details["limit"] == "limits.maxPhotoBytesInMemory"
+        }
+        #expect(try registry.withFlow("b", owner: 2) { $0.values.photo?.data.count } == 100)
+        // A smaller photo always fits; cancelling gives the bytes back.
+        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(50), env: Self.env) }
+        #expect(registry.photoBytes == 150)
+        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }
+        #expect(registry.photoBytes == 100)
+        try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        #expect(registry.photoBytes == 300)
     }
 }
