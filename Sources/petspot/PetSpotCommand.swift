@@ -1,0 +1,32 @@
+import ArgumentParser
+
+@main
+struct PetSpotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petspot",
+        abstract: "Report a missing pet to petspotd, and look after your reports.",
+        discussion: """
+            petspot talks to petspotd, the missing-pet report daemon, over its Unix socket. \
+            Start with `petspot report`: it walks you through the report step by step, \
+            exactly as the daemon describes each screen.
+
+            Examples:
+              petspot report                      file a report (in English)
+              petspot report --locale pl          the same in Polish
+              petspot reports list                your reports, newest first
+              petspot reports show ID             one report: chip, contacts, map links, photo
+              petspot reports export --format csv > reports.csv
+              petspot location --watch            follow the current position
+              petspot status                      is the daemon there, and what can it do
+
+            The socket is --socket, else $PETSPOT_SOCKET, else ./run/petspotd.sock, else \
+            /run/petspotd/petspotd.sock. Exit codes: 0 done, 1 refused or not submitted, \
+            64 bad usage, 69 the daemon cannot be reached, 130 interrupted with Ctrl-C.
+
+            Shell completion: petspot --generate-completion-script bash > /etc/bash_completion.d/petspot \
+            (also zsh and fish).
+            """,
+        subcommands: [
+            ReportCommand.self, ReportsCommand.self, LocationCommand.self, StatusCommand.self, CallCommand.self,
+        ])
+}

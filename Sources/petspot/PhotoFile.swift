@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PetSpotJSON
+
+/// An image file read for `flow.update`: the daemon takes a photo as base64 and decides its
+/// type by its bytes, so the client only reads and encodes.
+struct PhotoFile {
+    let path: String
+    let bytes: Data
+
+    /// The file's name without its folders, sent as the daemon's `filename` hint.
+    var filename: String { (path as NSString).lastPathComponent }
+
+    /// Characters of the base64 text: what the request line will carry.
+    var encodedSize: Int { (bytes.count + 2) / 3 * 4 }
+
+    var uploadJSON: JSONValue {
+        ["data": .string(bytes.base64EncodedString()), "filename": .string(filename)]
+    }
+
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// Reads the file a person named: quotes a terminal added around a dropped file are
+    /// removed and a leading "~/" means the home folder.
+    static func read(typed: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Unreadable) -> PhotoFile {
+        let path = resolve(typed, home: environment["HOME"])
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw Unreadable(reason: "not a regular file") }
+        do {
+            return PhotoFile(path: path, bytes: try handle.readToEnd() ?? Data())
+        } catch {
+            throw Unreadable(reason: "\(error.localizedDescription)")
+        }
+    }
+
+    static func resolve(_ typed: String, home: String?) -> String {
+        var path = typed.trimmingWhitespace
+        if path.count >= 2, let first = path.first, first == "'" || first == "\"", path.last == first {
+            path = String(path.dropFirst().dropLast())
+        }
+        path = path.replacingOccurrences(of: "\\ ", with: " ")
+        if let home, path == "~" || path.hasPrefix("~/") {
+            path = home + path.dropFirst()
+        }
+        return path
+    }
+}

@@ -1,0 +1,332 @@
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+
+/// Walks a person through one report: shows each screen the daemon describes, sends what the
+/// person types with `flow.update`, and shows what comes back. The loop knows prompts and
+/// commands, never the flow's rules: which fields there are, what is valid, what a value looks
+/// like and what to say about it all come from the daemon's flow view.
+final class ReportSession {
+    enum Outcome: Equatable {
+        case submitted(reportID: String)
+        /// `:cancel`, or `:back` on the first step.
+        case cancelled
+        /// The input ended first; the flow was cancelled.
+        case inputEnded
+    }
+
+    enum Failure: Error {
+        /// The daemon went away.
+        case lost(ClientError)
+        /// The flow no longer exists (expired, or cancelled elsewhere).
+        case flowGone(RPCError)
+        /// The daemon would not start a flow (e.g. too many open ones).
+        case notStarted(RPCError)
+    }
+
+    private let daemon: DaemonCalling
+    private let input: LineInput
+    private let output: TextOutput
+    private let renderer: ScreenRenderer
+    private let copy: ReportCopy
+    /// The longest request line the daemon takes, to refuse a too large photo before sending it.
+    private let maxLineBytes: Int?
+    private let readPhoto: (String) throws(PhotoFile.Unreadable) -> PhotoFile
+    /// Told the flow id when a flow starts and nil when it ends, so Ctrl-C knows what to cancel.
+    private let onFlowChange: (String?) -> Void
+
+    private var view = FlowView.none
+    private var focus = ReportFocus.proceed
+    /// Where to return when the open alert is closed.
+    private var focusBeforeAlert: ReportFocus?
+    private var change = ScreenChange.screen
+    private var notices: [Notice] = []
+
+    init(daemon: DaemonCalling, input: LineInput, output: TextOutput, renderer: ScreenRenderer, copy: ReportCopy,
+         maxLineBytes: Int? = nil,
+         readPhoto: @escaping (String) throws(PhotoFile.Unreadable) -> PhotoFile = { path throws(PhotoFile.Unreadable) in try PhotoFile.read(typed: path) },
+         onFlowChange: @escaping (String?) -> Void = { _ in })
+    {
+        self.daemon = daemon
+        self.input = input
+        self.output = output
+        self.renderer = renderer
+        self.copy = copy
+        self.maxLineBytes = maxLineBytes
+        self.readPhoto = readPhoto
+        self.onFlowChange = onFlowChange
+    }
+
+    func run(locale: String) throws(Failure) -> Outcome {
+        let started: JSONValue
+        switch try call("flow.start", ["locale": .string(locale)]) {
+        case .success(let result): started = result
+        case .failure(let error): throw .notStarted(error)
+        }
+        guard let first = started["flow"].flatMap(FlowView.init(json:)) else {
+            throw .lost(ClientError("petspotd answered flow.start without a flow"))
+        }
+        view = first
+        onFlowChange(view.id)
+        output.write(renderer.opening(view))
+        enterStep()
+        while true {
+            trackAlert()
+            output.write(renderer.frame(view, focus: focus, change: change, notices: notices))
+            notices = []
+            change = .none
+            output.write(renderer.prompt(view, focus: focus))
+            guard let line = input.readLine() else {
+                // Nobody is left to finish it: drop the flow rather than leave it to expire.
+                _ = try? call("flow.cancel", ["flowId": .string(view.id)])
+                onFlowChange(nil)
+                return .inputEnded
+            }
+            if let outcome = try handle(ReportEntry(line: line)) { return outcome }
+        }
+    }
+
+    // MARK: Input
+
+    private func handle(_ entry: ReportEntry) throws(Failure) -> Outcome? {
+        switch entry {
+        case .command(let command):
+            return try perform(command)
+        case .unknownCommand(let name):
+            notices.append(.warning(copy.unknownCommand(name)))
+        case .keep, .clear, .value:
+            switch focus {
+            case .field(let name): try edit(name, entry)
+            case .proceed:
+                if entry == .keep { return try perform(.continueStep) }
+                notices.append(.info(copy.continueHint))
+            case .summary: notices.append(.info(copy.summaryPrompt))
+            case .alert: try choose(entry)
+            }
+        }
+        return nil
+    }
+
+    private func edit(_ name: String, _ entry: ReportEntry) throws(Failure) {
+        guard let field = view.field(name) else {
+            focus = firstFocus()
+            return
+        }
+        switch entry {
+        case .keep:
+            advance(after: name)
+        case .clear:
+            try update(name, .null)
+        case .value(let text) where name == "photo":
+            // On the photo field, what a person types is the file's path.
+            try attachPhoto(text, advancing: true)
+        case .value(let text):
+            try update(name, .string(Self.optionID(for: text, in: field)))
+        case .command, .unknownCommand:
+            break
+        }
+    }
+
+    private func perform(_ command: ReportEntry.Command) throws(Failure) -> Outcome? {
+        switch command {
+        case .back:
+            guard let result = try flowCall("flow.back") else { return nil }
+            apply(result)
+            // Back on the first step cancels the flow.
+            if !view.isActive { return finishCancelled() }
+            enterStep()
+        case .cancel:
+            guard try flowCall("flow.cancel") != nil else { return nil }
+            return finishCancelled()
+        case .continueStep:
+            guard view.can("continue") else { return notHere(":continue") }
+            guard let result = try flowCall("flow.continue") else { return nil }
+            apply(result)
+            if result["accepted"] == .bool(true) {
+                enterStep()
+            } else {
+                // Refused: the toast and the errors are on the screen; start at the first error.
+                let firstError = view.screen?.fields.first { $0.enabled && $0.error != nil }
+                focus = firstError.map { .field($0.name) } ?? firstFocus()
+                change = .screen
+            }
+        case .gps:
+            guard view.can("requestLocation") else { return notHere(":gps") }
+            output.write(renderer.immediate(.info(copy.requestingLocation)))
+            guard let result = try flowCall("flow.requestLocation") else { return nil }
+            // The outcome is on the screen: a helper under the coordinates, or an alert.
+            apply(result)
+            change = .screen
+        case .photo(let path):
+            guard view.step != "summary", view.field("photo") != nil else { return notHere(":photo") }
+            guard let path else {
+                notices.append(.warning(copy.photoUsage))
+                return nil
+            }
+            try attachPhoto(path, advancing: false)
+        case .submit:
+            guard view.can("submit") else { return notHere(":submit") }
+            guard let result = try flowCall("flow.submit") else { return nil }
+            onFlowChange(nil)
+            let reportID = result["report"]?["id"]?.stringValue ?? result["flow"]?["reportId"]?.stringValue ?? "?"
+            output.write(renderer.submitted(reportID: reportID))
+            return .submitted(reportID: reportID)
+        case .edit:
+            focus = firstFocus()
+            change = .screen
+        case .help:
+            let width = copy.commands.map(\.command.count).max() ?? 0
+            notices.append(.info(copy.commandsTitle, details: copy.commands.map { TextLayout.pad($0.command, to: width) + "  " + $0.meaning }))
+        }
+        return nil
+    }
+
+    /// One of the open alert's actions, by its number or its label; Enter is Cancel.
+    private func choose(_ entry: ReportEntry) throws(Failure) {
+        guard let alert = view.screen?.alert else { return }
+        let chosen: FlowView.AlertAction?
+        switch entry {
+        case .keep:
+            chosen = alert.actions.first { $0.id == "cancel" } ?? alert.actions.first
+        case .value(let text):
+            let typed = text.trimmingWhitespace.lowercased()
+            if let number = Int(typed), alert.actions.indices.contains(number - 1) {
+                chosen = alert.actions[number - 1]
+            } else {
+                chosen = alert.actions.first { $0.id.lowercased() == typed || $0.label.lowercased() == typed }
+            }
+        default:
+            chosen = nil
+        }
+        guard let chosen else {
+            notices.append(.warning(copy.alertPrompt(alert.actions.count)))
+            return
+        }
+        if let file = chosen.settingsFile, let key = chosen.settingsKey {
+            notices.append(.info(copy.settings(file, key)))
+        }
+        // Either way the alert closes, as a phone's does; flow.dismissAlert is its Cancel.
+        guard let result = try flowCall("flow.dismissAlert") else { return }
+        apply(result)
+    }
+
+    // MARK: Daemon calls
+
+    private func update(_ name: String, _ value: JSONValue) throws(Failure) {
+        guard let result = try flowCall("flow.update", ["values": .object(JSONObject(members: [(key: name, value: value)]))]) else { return }
+        apply(result)
+        change = .field(name)
+        // A refused value asks again; an accepted one moves on.
+        if view.field(name)?.error == nil { advance(after: name) }
+    }
+
+    private func attachPhoto(_ typedPath: String, advancing: Bool) throws(Failure) {
+        let photo: PhotoFile
+        do {
+            photo = try readPhoto(typedPath)
+        } catch {
+            notices.append(.problem(copy.photoUnreadable(typedPath.trimmingWhitespace, error.reason)))
+            return
+        }
+        // Base64 grows the bytes by a third, and the request line must fit the daemon's limit.
+        if let maxLineBytes, photo.encodedSize + 1024 > maxLineBytes {
+            let largest = max(maxLineBytes - 1024, 0) / 4 * 3
+            notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteCount.text(photo.bytes.count), ByteCount.text(largest))))
+            return
+        }
+        guard let result = try flowCall("flow.update", ["values": ["photo": photo.uploadJSON]]) else { return }
+        apply(result)
+        change = .field("photo")
+        if advancing, view.field("photo")?.error == nil { advance(after: "photo") }
+    }
+
+    /// A flow method on this flow. An error answer becomes a notice, except that a flow that
+    /// is gone ends the session.
+    private func flowCall(_ method: String, _ params: JSONObject = JSONObject()) throws(Failure) -> JSONValue? {
+        let withID = JSONObject(members: [(key: "flowId", value: .string(view.id))] + params.members)
+        switch try call(method, withID) {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            if error.kind == .flowNotFound {
+                onFlowChange(nil)
+                throw .flowGone(error)
+            }
+            notices.append(.problem(error.message))
+            return nil
+        }
+    }
+
+    private func call(_ method: String, _ params: JSONObject) throws(Failure) -> Result<JSONValue, RPCError> {
+        do {
+            return try daemon.call(method, params)
+        } catch {
+            throw .lost(error)
+        }
+    }
+
+    // MARK: Focus
+
+    private func apply(_ result: JSONValue) {
+        if let next = result["flow"].flatMap(FlowView.init(json:)) { view = next }
+    }
+
+    private func enterStep() {
+        focus = firstFocus()
+        focusBeforeAlert = nil
+        change = .screen
+    }
+
+    private func firstFocus() -> ReportFocus {
+        if view.step == "summary" { return .summary }
+        return view.screen?.fields.first(where: \.enabled).map { .field($0.name) } ?? .proceed
+    }
+
+    /// The next field that takes a value, or the Continue prompt after the last one.
+    private func advance(after name: String) {
+        let fields = view.screen?.fields ?? []
+        guard let index = fields.firstIndex(where: { $0.name == name }),
+            let next = fields[(index + 1)...].first(where: \.enabled)
+        else {
+            focus = .proceed
+            return
+        }
+        focus = .field(next.name)
+    }
+
+    /// An open alert takes every answer until it is closed; then the person is back where they were.
+    private func trackAlert() {
+        if view.screen?.alert != nil {
+            if focus != .alert {
+                focusBeforeAlert = focus
+                focus = .alert
+            }
+        } else if focus == .alert {
+            focus = focusBeforeAlert ?? firstFocus()
+            focusBeforeAlert = nil
+        }
+    }
+
+    private func notHere(_ command: String) -> Outcome? {
+        notices.append(.warning(copy.notHere(command)))
+        return nil
+    }
+
+    private func finishCancelled() -> Outcome {
+        onFlowChange(nil)
+        output.write(renderer.cancelled())
+        return .cancelled
+    }
+
+    /// A choice typed as its number, its id or its name becomes the option's id; anything else
+    /// goes to the daemon as typed, which says what is wrong with it.
+    static func optionID(for text: String, in field: FlowView.Field) -> String {
+        guard !field.options.isEmpty else { return text }
+        let typed = text.trimmingWhitespace
+        if let number = Int(typed), field.options.indices.contains(number - 1) {
+            return field.options[number - 1].id
+        }
+        let lowered = typed.lowercased()
+        return field.options.first { $0.id.lowercased() == lowered || $0.name.lowercased() == lowered }?.id ?? text
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PetSpotJSON
+
+/// `petspot reports export`: every report of yours, for a spreadsheet or another program.
+struct ReportsExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export all your reports as NDJSON or CSV.",
+        discussion: """
+            Writes every report of yours to stdout, newest first, fetching them page by page. \
+            ndjson: one report per line, as petspotd stores it. csv: RFC 4180 with a header \
+            row, CRLF line ends, and quotes around any field with a comma, a quote or a line \
+            break; values are as stored (the chip as digits, coordinates with 5 decimals), the \
+            photo as its type, size and SHA-256.
+
+            Examples:
+              petspot reports export > reports.ndjson
+              petspot reports export --format csv > reports.csv
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case ndjson
+        case csv
+    }
+
+    static let csvColumns = [
+        "id", "submittedAt", "flowId", "chipNumber", "species", "race", "gender", "age", "disappearanceDate",
+        "latitude", "longitude", "additionalDescription", "contactPhone", "contactEmail",
+        "photoMediaType", "photoBytes", "photoSha256",
+    ]
+
+    @OptionGroup var connection: SocketOption
+
+    @Option(help: "The output format.")
+    var format: Format = .ndjson
+
+    func run() throws {
+        let conn = connection.connect()
+        if format == .csv { write(CSVWriter.record(Self.csvColumns)) }
+        ReportPager(conn).forEach { page in
+            var chunk = ""
+            for json in page {
+                switch format {
+                case .ndjson: chunk += JSONWriter.string(json) + "\n"
+                case .csv: chunk += CSVWriter.record(Self.csvRow(ReportRecord(json: json)))
+                }
+            }
+            write(chunk)
+        }
+    }
+
+    static func csvRow(_ report: ReportRecord) -> [String] {
+        let photo = report.photo
+        return [report.id, report.submittedAt, report.flowID]
+            + ["chipNumber", "species", "race", "gender", "age", "disappearanceDate", "latitude", "longitude",
+               "additionalDescription", "contactPhone", "contactEmail"].map { report.text($0) ?? "" }
+            + [photo?.mediaType ?? "", photo.map { String($0.bytes) } ?? "", photo?.sha256 ?? ""]
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,21 @@
+import PetSpotJSON
+
+/// Species ids ("dog") with the names a person reads ("Dog"), from the daemon's species list.
+struct SpeciesNames {
+    private let names: [String: String]
+
+    init(_ daemon: DaemonCalling, locale: String = "en") {
+        var names: [String: String] = [:]
+        if case .success(let result)? = try? daemon.call("species.list", ["locale": .string(locale)]) {
+            for species in result["species"]?.arrayValue ?? [] {
+                if let id = species["id"]?.stringValue { names[id] = species["name"]?.stringValue ?? id }
+            }
+        }
+        self.names = names
+    }
+
+    /// The name, or the id itself for a species no longer on the list.
+    func name(_ id: String?) -> String? {
+        id.map { names[$0] ?? $0 }
+    }
+}
