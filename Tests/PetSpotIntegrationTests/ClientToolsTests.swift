@@ -54,7 +54,7 @@ struct ClientToolsTests {
         #expect(location.stdout.hasPrefix("52.22968, 21.01223 from simulated"))
         let list = try runProgram(Paths.petspot, ["reports", "list"], environment: env)
         #expect(list.stdout.contains(reportID))
-        let show = try runProgram(Paths.petspot, ["reports", "show", reportID], environment: env)
+        let show = try runProgram(Paths.petspot, ["reports", "show", "--json", reportID], environment: env)
         #expect(try JSONParser.parse(show.stdout)["id"] == .string(reportID))
     }
 }

@@ -14,7 +14,7 @@ extension JSONValue {
 
 /// Walks a flow from start to submit with valid values; returns the flow id and the answer of submit.
 @discardableResult
-func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", locale: String = "en") throws -> (flowID: String, submit: JSONValue) {
+func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", locale: String = "en", description: String = "Brown collar") throws -> (flowID: String, submit: JSONValue) {
     let flow = try conn.result("flow.start", ["locale": .string(locale)])["flow"]!
     let id = flow["id"]!.stringValue!
     let flowID = JSONValue.string(id)
@@ -25,7 +25,7 @@ func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", 
     _ = try conn.result("flow.update", ["flowId": flowID, "values": [
         "species": "dog", "race": "  Beagle ", "gender": "male", "age": "4",
         "latitude": "52.2296756", "longitude": .number(JSONNumber(validatedLiteral: "21.0122287")),
-        "additionalDescription": "Brown collar",
+        "additionalDescription": .string(description),
     ]])
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
     _ = try conn.result("flow.update", ["flowId": flowID, "values": ["contactPhone": "+48 (12) 345-67-89", "contactEmail": " owner@example.org "]])

@@ -1,0 +1,133 @@
+import Foundation
+import PetSpotJSON
+import Synchronization
+import Testing
+
+/// `petspot location`, `status`, shell completion and help.
+@Suite("petspot location, status, completion and help", .serialized)
+struct ClientCommandsTests {
+    @Test("location: the fix with map links, then the permission and each provider")
+    func location() throws {
+        let daemon = try DaemonProcess().start()
+        let result = try runProgram(Paths.petspot, ["location", "--socket", daemon.socketPath])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("52.22968, 21.01223 from simulated at ") == true, "\(result.stdout)")
+        #expect(lines.contains("  geo:52.22968,21.01223"))
+        #expect(lines.contains("  https://www.openstreetmap.org/?mlat=52.22968&mlon=21.01223#map=17/52.22968/21.01223"))
+        #expect(lines.contains("location: enabled, permission allowed"))
+        #expect(lines.contains { $0.hasPrefix("  simulated: ready, mode fix") })
+
+        let denied = try DaemonProcess(arguments: ["--simulated-mode", "permission-denied"]).start()
+        let refused = try runProgram(Paths.petspot, ["location", "--socket", denied.socketPath])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.hasPrefix("permissionDenied: "))
+    }
+
+    @Test("location --watch prints a line per change, not per request, until Ctrl-C")
+    func watch() throws {
+        // Each request moves the simulated position one point on: A, A, B, A, A, B, …
+        let a: JSONValue = [.number(JSONNumber(validatedLiteral: "52.1")), .number(JSONNumber(validatedLiteral: "21.1"))]
+        let b: JSONValue = [.number(JSONNumber(validatedLiteral: "52.2")), .number(JSONNumber(validatedLiteral: "21.2"))]
+        let daemon = try DaemonProcess(settings: ["location": ["providers": ["simulated"], "simulated": ["mode": "fix", "position": a, "track": [a, b]]]]).start()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.petspot)
+        process.arguments = ["location", "--watch", "--interval-ms", "20", "--socket", daemon.socketPath]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let collected = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        try waitUntil("six lines from --watch") { collected.withLock { $0.split(separator: "\n").count >= 6 } }
+        kill(process.processIdentifier, SIGINT)
+        try waitUntil("petspot to stop") { !process.isRunning }
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+
+        let positions = collected.withLock { $0 }.split(separator: "\n").map { line in
+            String(line.split(separator: " ", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces)
+        }
+        #expect(positions.count >= 6)
+        #expect(positions.allSatisfy { $0 == "52.10000, 21.10000 from simulated" || $0 == "52.20000, 21.20000 from simulated" }, "\(positions)")
+        // Without change detection the first position would come twice in a row.
+        #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 != $1 }, "\(positions)")
+    }
+
+    @Test("status: version, limits, location and its providers")
+    func status() throws {
+        let daemon = try DaemonProcess().start()
+        let result = try runProgram(Paths.petspot, ["status", "--socket", daemon.socketPath])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("petspotd ") == true)
+        #expect(lines.first?.hasSuffix(" on \(daemon.socketPath)") == true)
+        #expect(lines.contains("limits: photos up to 10 MiB, 50 open reports per user, an idle report expires after 1800 s"))
+        #expect(lines.contains("location: enabled, permission allowed"))
+        #expect(lines.contains { $0.hasPrefix("  simulated: ready") })
+
+        let gone = try runProgram(Paths.petspot, ["status", "--socket", daemon.directory.appendingPathComponent("none.sock").path])
+        #expect(gone.status == 69)
+        #expect(gone.stderr.hasPrefix("petspot: cannot connect to petspotd at "))
+    }
+
+    @Test("bash completion offers subcommands, option values and report ids from the daemon")
+    func bashCompletion() throws {
+        let daemon = try DaemonProcess().start()
+        let reportID = try fileReport(try daemon.connect()).submit[path: "report", "id"]!.stringValue!
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try runProgram(Paths.petspot, ["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.stdout.contains("report") && script.stdout.contains("export"), "\(shell)")
+        }
+        let scriptPath = daemon.directory.appendingPathComponent("petspot.bash").path
+        try runProgram(Paths.petspot, ["--generate-completion-script", "bash"]).stdout.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+
+        func complete(_ words: [String]) throws -> Set<String> {
+            let all = [Paths.petspot] + words
+            let quoted = all.map { "'\($0)'" }.joined(separator: " ")
+            let program = """
+                source '\(scriptPath)'
+                COMP_WORDS=(\(quoted))
+                COMP_CWORD=\(all.count - 1)
+                COMP_LINE="${COMP_WORDS[*]}"
+                COMP_POINT=${#COMP_LINE}
+                _petspot '\(Paths.petspot)' '\(all.last!)' '\(all[all.count - 2])'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let result = try runProgram("/bin/bash", ["-c", program])
+            return Set(result.stdout.split(separator: "\n").map(String.init))
+        }
+        #expect(try complete(["rep"]) == ["report", "reports"])
+        #expect(try complete(["reports", "export", "--format", ""]) == ["ndjson", "csv"])
+        #expect(try complete(["report", "--locale", ""]) == ["en", "pl"])
+        #expect(try complete(["reports", "show", "--socket", daemon.socketPath, ""]) == [reportID])
+    }
+
+    @Test("help a newcomer understands: abstracts, the plain mode's line protocol, examples")
+    func help() throws {
+        let top = try runProgram(Paths.petspot, ["--help"])
+        #expect(top.status == 0)
+        for text in ["report", "File a missing-pet report, guided step by step.", "reports", "location", "status",
+                     "Examples:", "--generate-completion-script"] {
+            #expect(top.stdout.contains(text), "\(text)")
+        }
+        let report = try runProgram(Paths.petspot, ["report", "--help"])
+        // Help is wrapped to the terminal's width: compare words, not line breaks.
+        let words = report.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in [":back", ":cancel", ":gps", ":photo PATH", ":continue", ":submit", ":help", "NO_COLOR",
+                     "line protocol", "Report submitted: ID", "printf", "--locale <locale>"] {
+            #expect(words.contains(text), "\(text)")
+        }
+        for command in [["reports", "list"], ["reports", "show"], ["reports", "export"], ["location"], ["status"], ["call"]] {
+            let help = try runProgram(Paths.petspot, command + ["--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Example"), "\(command)")
+        }
+    }
+}
