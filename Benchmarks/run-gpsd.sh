@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 requests=${1:-200}
 scratch=${SCRATCH:-.build-release}
-swift build -c release --scratch-path "$scratch" >/dev/null
+for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 dir=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 connections=${1:-64}
 seconds=${2:-10}
 scratch=${SCRATCH:-.build-release}
-swift build -c release --scratch-path "$scratch" >/dev/null
+for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 dir=$(mktemp -d)
 pid=""
