@@ -92,7 +92,9 @@ public final class GpsdProvider: LocationProvider {
                 if let newest = s.newest, Self.elapsed(since: newest.receivedAt, now: monotonicNanos()) <= maxAgeNanos {
                     return .fix(newest.fix)
                 }
-                guard s.link == .connected, !s.stopping else {
+                // While connecting, or connected without a fix yet, wait for one; only a link
+                // known to be down answers at once.
+                guard s.link != .disconnected, !s.stopping else {
                     return .unavailable(reason: "not connected to gpsd at \(endpoint)\(s.lastError.map { ": \($0)" } ?? "")")
                 }
                 s.waiters[waiterID] = continuation

@@ -79,6 +79,35 @@ struct GpsdTests {
         #expect(daemon.log.components(separatedBy: "gpsd unavailable; retrying with backoff").count - 1 == 1)
     }
 
+    @Test("a request made right after start waits for the first fix rather than failing")
+    func firstRequestWaits() throws {
+        let gps = try GpsdFixture()
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd", "--gpsd", gps.endpoint]).start()
+        let answer = try location(try daemon.connect(), timeoutMs: 8000)
+        #expect(answer["status"] == "ok", "\(JSONWriter.string(answer))")
+    }
+
+    @Test("a gpsd that accepts but stays silent: a request waits its whole timeout, then times out")
+    func silentGpsd() throws {
+        let port = try freeLocalPort()
+        // Accepts a connection, reads what it is sent, never says a word.
+        let silent = Process()
+        silent.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        // -u: data flows one way only, so socat never half-closes the connection towards the
+        // daemon. No fork: the one connection it takes is the daemon's.
+        silent.arguments = ["-u", "TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "OPEN:/dev/null"]
+        // No inherited output: a forked child holding the runner's stdout would keep it waiting.
+        silent.standardInput = FileHandle.nullDevice
+        silent.standardOutput = FileHandle.nullDevice
+        silent.standardError = FileHandle.nullDevice
+        try silent.run()
+        defer { silent.terminate() }
+        try waitUntil("the silent listener") { isListening(port: port) }
+        let daemon = try DaemonProcess(arguments: ["--location-providers", "gpsd", "--gpsd", "127.0.0.1:\(port)"]).start()
+        let answer = try location(try daemon.connect(), timeoutMs: 1500)
+        #expect(answer["status"] == "timeout", "\(JSONWriter.string(answer))")
+    }
+
     @Test("a request waiting for the next fix gets it")
     func waitsForNextFix() throws {
         let gps = try GpsdFixture()

@@ -89,6 +89,8 @@ struct InstallTests {
         let process = Process()
         process.executableURL = root.appendingPathComponent("usr/sbin/petspotd")
         process.arguments = ["--config", config, "--socket", socket, "--database", root.appendingPathComponent("r.sqlite").path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }

@@ -98,6 +98,7 @@ final class DaemonProcess {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         try log.seekToEnd()
         process.standardError = log
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         return process

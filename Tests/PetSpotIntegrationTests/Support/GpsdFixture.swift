@@ -23,6 +23,8 @@ final class GpsdFixture {
         socat = Process()
         socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
         socat.arguments = ["pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
+        socat.standardInput = FileHandle.nullDevice
+        socat.standardOutput = FileHandle.nullDevice
         socat.standardError = FileHandle.nullDevice
         try socat.run()
         try waitUntil("socat's pty pair") {
@@ -41,6 +43,7 @@ final class GpsdFixture {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
         process.arguments = ["-N", "-n", "-b", "-S", String(port), "-F", directory.appendingPathComponent("ctl").path,
                              directory.appendingPathComponent("gps").path]
+        process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -169,5 +172,15 @@ func canConnect(port: Int) -> Bool {
     address.sin_port = UInt16(port).bigEndian
     return withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
+/// Whether something listens on 127.0.0.1:port, read from /proc/net/tcp without connecting.
+func isListening(port: Int) -> Bool {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    let local = String(format: "0100007F:%04X", port)
+    return table.split(separator: "\n").contains { line in
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        return fields.count > 3 && fields[1] == local && fields[3] == "0A"
     }
 }
