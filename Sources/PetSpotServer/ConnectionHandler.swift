@@ -34,6 +34,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// The daemon is stopping: what is in hand is answered, anything newer is refused.
     private var draining = false
     private var wroteSinceFlush = false
+    /// The newest answer handed to the channel: closing waits for it to reach the socket,
+    /// since closing fails whatever is still queued.
+    private var lastWrite: EventLoopFuture<Void>?
+    private var closeStarted = false
 
     init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger) {
         self.router = router
@@ -93,11 +97,17 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Takes waiting lines in hand until one has to wait for something.
     private func runWaiting(context: ChannelHandlerContext) {
+        // A client that is gone gets nothing more done on its behalf.
+        guard context.channel.isActive else {
+            waiting.removeAll()
+            waitingBytes = 0
+            return
+        }
         while !busy, let frame = waiting.popFirst() {
             waitingBytes -= frame.size
             take(frame, context: context)
         }
-        if readingPaused, !busy, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2, !closing {
+        if readingPaused, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2, !closing {
             readingPaused = false
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         }
@@ -147,7 +157,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let answer, context.channel.isActive else { return }
         var bytes = JSONWriter.bytes(answer)
         bytes.append(UInt8(ascii: "\n"))
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
         wroteSinceFlush = true
     }
 
@@ -159,9 +169,14 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func closeIfDone(context: ChannelHandlerContext) {
-        guard closing, !busy, waiting.isEmpty, context.channel.isActive else { return }
+        guard closing, !busy, waiting.isEmpty, !closeStarted, context.channel.isActive else { return }
+        closeStarted = true
         flushIfNeeded(context: context)
-        context.close(promise: nil)
+        guard let lastWrite else {
+            context.close(promise: nil)
+            return
+        }
+        lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }
 

@@ -230,9 +230,12 @@ public final class Daemon: Sendable {
     private static func wait(for future: EventLoopFuture<Void>, atMost timeout: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = ResumeOnce(continuation)
-            future.whenComplete { _ in once.resume() }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: timeout)
+                once.resume()
+            }
+            future.whenComplete { _ in
+                timer.cancel()
                 once.resume()
             }
         }

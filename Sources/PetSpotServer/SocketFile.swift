@@ -50,7 +50,8 @@ enum SocketFile {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        return result == 0 || errno != ECONNREFUSED
+        // ENOENT: the stale file went away meanwhile, which is as good as stale.
+        return result == 0 || (errno != ECONNREFUSED && errno != ENOENT)
     }
 
     /// The identity of the file we bound, so shutdown removes our socket and nobody else's.

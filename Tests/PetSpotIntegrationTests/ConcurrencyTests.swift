@@ -80,6 +80,24 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("a client that half-closes after many requests still gets every answer")
+    func halfCloseWithMuchOutput() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        // Far more answer bytes than a socket buffer holds, so most wait inside the daemon
+        // when the end of input arrives.
+        var lines: [UInt8] = []
+        for i in 0..<2000 { lines += Array("{\"id\":\(i),\"method\":\"daemon.info\"}\n".utf8) }
+        try conn.send(lines)
+        conn.finishSending()
+        var count = 0
+        while let line = try conn.readLine() {
+            #expect(try JSONParser.parse(line)["id"] == .int(count))
+            count += 1
+        }
+        #expect(count == 2000)
+    }
+
     private func hasInput(_ conn: PetSpotConnection) -> Bool {
         conn.withDescriptor { fd in
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
