@@ -59,10 +59,7 @@ public struct Flow: Sendable {
 
     /// `flow.applyLocation`: the answer of the location service to `flow.requestLocation`.
     public mutating func applyLocation(_ outcome: LocationOutcome) throws(FlowError) {
-        try requireActive(to: "take a location")
-        guard step == .description else {
-            throw .wrongStep(message: "A location can be requested on step 'description' only; the flow is on step '\(step.rawValue)'.")
-        }
+        try checkCanTakeLocation()
         feedback.showsToast = false
         feedback.alert = nil
         switch outcome {
@@ -187,6 +184,15 @@ public struct Flow: Sendable {
         self.state = state
         values = FlowValues()
         feedback = ScreenFeedback()
+    }
+
+    /// Whether "Request GPS position" is possible now, so a caller can refuse before waiting
+    /// for a location rather than after.
+    public func checkCanTakeLocation() throws(FlowError) {
+        try requireActive(to: "take a location")
+        guard step == .description else {
+            throw .wrongStep(message: "A location can be requested on step 'description' only; the flow is on step '\(step.rawValue)'.")
+        }
     }
 
     private func requireActive(to action: String) throws(FlowError) {

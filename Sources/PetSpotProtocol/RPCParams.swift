@@ -22,11 +22,8 @@ public struct RPCParams {
     }
 
     public mutating func requiredString(_ name: String) throws(RPCError) -> String {
-        guard let value = take(name) else {
+        guard let s = try optionalString(name) else {
             throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)
-        }
-        guard let s = value.stringValue else {
-            throw RPCError(.invalidParams, "\"\(name)\" must be a string, not \(value.typeName)", parameter: name)
         }
         return s
     }

@@ -22,10 +22,8 @@ public struct DaemonClock: Sendable {
         }
     )
 
-    /// Today's date in `zone`.
-    public func today(in zone: TimeZone) -> CalendarDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+    /// Today's date by `calendar` (which carries the zone).
+    public func today(in calendar: Calendar) -> CalendarDate {
         let parts = calendar.dateComponents([.year, .month, .day], from: now())
         return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
     }

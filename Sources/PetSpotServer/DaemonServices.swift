@@ -9,13 +9,16 @@ public struct RuntimeSettings: Sendable {
     public let configuration: DaemonConfiguration
     public let location: LocationService
     public let species: SpeciesCatalog
-    public let timeZone: TimeZone
+    /// Gregorian, in the configured zone: built once here rather than for every request.
+    public let calendar: Calendar
 
     public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, timeZone: TimeZone) {
         self.configuration = configuration
         self.location = location
         self.species = species
-        self.timeZone = timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
     }
 }
 
@@ -54,8 +57,8 @@ public final class DaemonServices: Sendable {
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        let (species, zone, maxPhotoBytes) = runtime.withLock { ($0.species, $0.timeZone, $0.configuration.limits.maxPhotoBytes) }
-        return FlowEnvironment(today: clock.today(in: zone), species: species, maxPhotoBytes: maxPhotoBytes)
+        let (species, calendar, maxPhotoBytes) = runtime.withLock { ($0.species, $0.calendar, $0.configuration.limits.maxPhotoBytes) }
+        return FlowEnvironment(today: clock.today(in: calendar), species: species, maxPhotoBytes: maxPhotoBytes)
     }
 }
 

@@ -150,9 +150,7 @@ public struct RequestRouter: Sendable {
         try p.finish()
         // Refuse a wrong step at once rather than after a location wait.
         let locale = try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> FlowLocale in
-            guard flow.state == .active, flow.step == .description else {
-                throw FlowError.wrongStep(message: "\"Request GPS position\" is on step description; the flow is \(flow.state == .active ? "on step \(flow.step.rawValue)" : flow.state.rawValue)")
-            }
+            try flow.checkCanTakeLocation()
             return flow.locale
         }
         let services = self.services

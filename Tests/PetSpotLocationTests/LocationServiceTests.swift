@@ -83,7 +83,7 @@ struct LocationServiceTests {
     @Test("no providers, or all unavailable: unavailable with the reasons")
     func unavailable() async {
         #expect(await LocationService(providers: [], settingsFile: "f").current() == .unavailable(reason: "no location provider is configured"))
-        let service = LocationService(providers: [UnavailableProvider(name: "gpsd", reason: "down")], settingsFile: "f")
+        let service = LocationService(providers: [ScriptedProvider(name: "gpsd", answer: .unavailable(reason: "down"))], settingsFile: "f")
         #expect(await service.current() == .unavailable(reason: "gpsd: down"))
     }
 }
