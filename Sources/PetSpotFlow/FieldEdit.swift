@@ -43,10 +43,17 @@ enum FieldEdit {
         }
     }
 
+    /// An edit with the text it came from, so that a refused value can show what was sent.
+    struct Sent {
+        let edit: FieldEdit
+        /// The string as sent, a number's literal, a photo's filename; nil for a clear.
+        let text: String?
+    }
+
     /// Checks every member before anything changes, in this order: unknown names, fields of
     /// another step, unacceptable JSON types. The edits come back in screen order, so that a
     /// species is settled before the race that depends on it.
-    static func decode(_ values: JSONObject, on step: StepID) throws(FlowError) -> [FieldEdit] {
+    static func decode(_ values: JSONObject, on step: StepID) throws(FlowError) -> [Sent] {
         var named: [(field: FlowField, value: JSONValue)] = []
         for (key, value) in values {
             guard let field = FlowField(rawValue: key) else {
@@ -58,12 +65,21 @@ enum FieldEdit {
             throw .wrongStep(
                 message: "Field '\(field.rawValue)' belongs to step '\(field.step.rawValue)'; the flow is on step '\(step.rawValue)'.")
         }
-        var edits: [FieldEdit] = []
+        var edits: [Sent] = []
         for (field, value) in named {
-            edits.append(try decode(value, for: field))
+            edits.append(Sent(edit: try decode(value, for: field), text: sentText(value)))
         }
-        // Grouping keeps the order within a field, so a repeated key still ends with its last value.
-        return FlowField.allCases.flatMap { field in edits.filter { $0.field == field } }
+        // The parser refuses duplicate member names, so each field appears at most once.
+        return FlowField.allCases.compactMap { field in edits.first { $0.edit.field == field } }
+    }
+
+    private static func sentText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.literal
+        case .object(let upload): PhotoDecoder.filenameHint(upload["filename"]?.stringValue)
+        default: nil
+        }
     }
 
     private static func fieldList(of step: StepID) -> String {

@@ -13,6 +13,9 @@ public struct Flow: Sendable {
     public private(set) var reportID: String?
 
     private var feedback = ScreenFeedback()
+    /// Values refused at once, by field. They outlive a visit of their step: leaving and
+    /// coming back does not make a refused value acceptable.
+    private var refusals: [FlowField: FieldRefusal] = [:]
     /// The date defaults to today only the first time the description step is shown, so a
     /// date the person cleared on purpose stays cleared.
     private var hasShownDescription = false
@@ -25,8 +28,9 @@ public struct Flow: Sendable {
     // MARK: Editing
 
     /// `flow.update`: checks every member of `values` (state, names, step, JSON types) before
-    /// changing anything, then applies each field's rules. A value that breaks its rule is not
-    /// stored and gets a field error; the other values of the same update are still stored.
+    /// changing anything, then applies each field's rules. A value that breaks its rule empties
+    /// its field and is kept only as a refusal (see `FieldRefusal`); the other values of the
+    /// same update are still stored.
     public mutating func update(_ values: JSONObject, env: FlowEnvironment) throws(FlowError) {
         try update(PreparedUpdate(values, env: env), env: env)
     }
@@ -37,17 +41,23 @@ public struct Flow: Sendable {
         let edits = try FieldEdit.decode(prepared.values, on: step)
         feedback.showsToast = false
         feedback.alert = nil
-        for edit in edits {
-            let field = edit.field
-            if let issue = FieldNormalizer.apply(edit, to: &self.values, env: env, decodedPhoto: prepared.photo) {
+        for sent in edits {
+            let field = sent.edit.field
+            let species = self.values.species
+            if let issue = FieldNormalizer.apply(sent.edit, to: &self.values, env: env, decodedPhoto: prepared.photo) {
+                self.values.clear(field)
+                refusals[field] = FieldRefusal(sent: sent.text, issue: issue)
                 feedback.issues[field] = issue
+                if field == .species { forgetRace() }
                 continue
             }
+            refusals[field] = nil
             feedback.issues[field] = nil
             switch field {
             case .species:
-                // A "species first" error on race is answered by any accepted species.
-                feedback.issues[.race] = nil
+                // A new species (or none) drops the race, and with it what was refused for
+                // the race, "choose a species first" included.
+                if self.values.species != species { forgetRace() }
             case .latitude, .longitude:
                 // Typed coordinates replace whatever the last location request said.
                 feedback.locationNote = nil
@@ -73,8 +83,10 @@ public struct Flow: Sendable {
             }
             values.latitude = fix.latitude
             values.longitude = fix.longitude
-            feedback.issues[.latitude] = nil
-            feedback.issues[.longitude] = nil
+            for axis in [FlowField.latitude, .longitude] {
+                refusals[axis] = nil
+                feedback.issues[axis] = nil
+            }
             feedback.locationNote = .found(source: fix.source)
         case .permissionDenied(let settings):
             feedback.alert = .permissionDenied(settings)
@@ -104,7 +116,10 @@ public struct Flow: Sendable {
         guard let next = step.next else {
             throw .wrongStep(message: "The summary is not continued; use flow.submit to store the report.")
         }
-        let issues = StepValidator.issues(on: step, in: values, env: env)
+        var issues = StepValidator.issues(on: step, in: values, env: env)
+        for (field, refusal) in refusals where field.step == step {
+            issues[field] = refusal.issue
+        }
         guard issues.isEmpty else {
             feedback = ScreenFeedback(issues: issues, showsToast: true, locationNote: feedback.locationNote)
             return false
@@ -160,7 +175,8 @@ public struct Flow: Sendable {
         case .completed:
             return ["id": .string(id), "state": .string(state.rawValue), "reportId": .optional(reportID)]
         case .active:
-            let screen = ScreenBuilder(step: step, values: values, feedback: feedback, env: env, locale: locale)
+            let screen = ScreenBuilder(
+                step: step, values: values, feedback: feedback, refusals: refusals, env: env, locale: locale)
             return [
                 "id": .string(id),
                 "state": .string(state.rawValue),
@@ -184,6 +200,13 @@ public struct Flow: Sendable {
         self.state = state
         values = FlowValues()
         feedback = ScreenFeedback()
+        refusals = [:]
+    }
+
+    /// The race was emptied with its species: nothing about it is left to show.
+    private mutating func forgetRace() {
+        refusals[.race] = nil
+        feedback.issues[.race] = nil
     }
 
     /// Whether "Request GPS position" is possible now, so a caller can refuse before waiting

@@ -56,7 +56,7 @@ public enum PhotoDecoder {
     }
 
     /// Keeps the last path component of a hint, trimmed and bounded; blank becomes nil.
-    private static func filenameHint(_ hint: String?) -> String? {
+    static func filenameHint(_ hint: String?) -> String? {
         guard let hint else { return nil }
         let name = hint.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -6,14 +6,17 @@ struct ScreenBuilder {
     let step: StepID
     let values: FlowValues
     let feedback: ScreenFeedback
+    let refusals: [FlowField: FieldRefusal]
     let env: FlowEnvironment
     let locale: FlowLocale
     let strings: StringCatalog
 
-    init(step: StepID, values: FlowValues, feedback: ScreenFeedback, env: FlowEnvironment, locale: FlowLocale) {
+    init(step: StepID, values: FlowValues, feedback: ScreenFeedback, refusals: [FlowField: FieldRefusal],
+         env: FlowEnvironment, locale: FlowLocale) {
         self.step = step
         self.values = values
         self.feedback = feedback
+        self.refusals = refusals
         self.env = env
         self.locale = locale
         self.strings = StringCatalog(locale)
@@ -61,11 +64,11 @@ struct ScreenBuilder {
             label: field.isLabelledOptional ? strings.optionalLabel(label) : label,
             placeholder: strings.placeholder(field),
             value: values.json(of: field),
-            display: display(field),
+            display: refusals[field].map(\.sent) ?? display(field),
             required: StepValidator.isRequired(field, in: values),
             // Race describes a species, so it waits for one.
             enabled: field != .race || values.species != nil,
-            error: feedback.issues[field].map(strings.issue),
+            error: (refusals[field]?.issue ?? feedback.issues[field]).map(strings.issue),
             helper: helper(field))
         switch field {
         case .species:

@@ -46,7 +46,7 @@ struct ContactStepTests {
         var flow = try Fixture.flow(at: .contact)
         try flow.update(#"{"contactPhone": "600 700 800"}"#)
         try flow.update(JSONObject(members: [(key: "contactPhone", value: .string(input))]), env: Fixture.env)
-        #expect(flow.values.contactPhone == "600700800")
+        #expect(flow.values.contactPhone == nil)
         #expect(flow.error(of: .contactPhone) == strings.issue(.phone(problem)))
     }
 
@@ -84,7 +84,7 @@ struct ContactStepTests {
         #expect(throws: problem) { try EmailAddress(parsing: input) }
         var flow = try Fixture.flow(at: .contact, filled: true)
         try flow.update(JSONObject(members: [(key: "contactEmail", value: .string(input))]), env: Fixture.env)
-        #expect(flow.values.contactEmail == "owner@example.com")
+        #expect(flow.values.contactEmail == nil)
         #expect(flow.error(of: .contactEmail) == strings.issue(.email(problem)))
     }
 
