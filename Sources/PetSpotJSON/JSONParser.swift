@@ -104,6 +104,9 @@ public struct JSONParser {
             guard depth <= maxDepth else { throw error(.tooDeep(limit: maxDepth)) }
             position += 1
             var members: [(key: String, value: JSONValue)] = []
+            // "Last one wins" would let a request say two things at once ({"id":1,"id":2}), so
+            // a repeated name is refused. Small objects are checked by a scan, large ones by a set.
+            var names: Set<String> = []
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -114,7 +117,14 @@ public struct JSONParser {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                     throw error(.syntax("expected a member name in quotes, found \(describeCurrent())"))
                 }
+                let keyStart = position
                 let key = try parseString()
+                if members.count < 16 {
+                    if members.contains(where: { $0.key == key }) { throw duplicate(key, at: keyStart) }
+                } else {
+                    if names.isEmpty { names = Set(members.map(\.key)) }
+                    guard names.insert(key).inserted else { throw duplicate(key, at: keyStart) }
+                }
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                     throw error(.syntax("expected ':' after a member name, found \(describeCurrent())"))
@@ -135,6 +145,11 @@ public struct JSONParser {
                 }
                 throw error(.syntax("expected ',' or '}' in an object, found \(describeCurrent())"))
             }
+        }
+
+        func duplicate(_ key: String, at offset: Int) -> JSONParseError {
+            let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
+            return JSONParseError(reason: .syntax("duplicate member name \"\(shown)\""), offset: offset)
         }
 
         mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

@@ -89,7 +89,8 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
         members = elements.map { (key: $0.0, value: $0.1) }
     }
 
-    /// The member's value; with duplicate keys the last one wins, as in most JSON readers.
+    /// The member's value. The parser refuses duplicate names; for an object built in code
+    /// with a repeated key, the last one wins.
     public subscript(key: String) -> JSONValue? {
         get {
             for member in members.reversed() where member.key == key { return member.value }

@@ -78,10 +78,26 @@ struct JSONParserTests {
         }
     }
 
-    @Test("duplicate members: the last one wins")
-    func duplicates() throws {
-        let value = try JSONParser.parse(#"{"a":1,"a":2}"#)
-        #expect(value["a"] == 2)
+    @Test(
+        "a repeated member name is refused, at any depth and object size",
+        arguments: [
+            (#"{"a":1,"a":2}"#, 7),
+            (#"{"id":1,"method":"x","id":2}"#, 21),
+            (#"[{"x":{"k":null,"k":null}}]"#, 16),
+            ("{\"\\u0061\":1,\"a\":2}", 12),
+            ("{" + (0..<40).map { #""k\#($0)":0,"# }.joined() + #""k7":1}"#, 311),
+        ])
+    func duplicates(text: String, offset: Int) throws {
+        let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        #expect(error.offset == offset)
+        guard case .syntax(let what) = error.reason else { Issue.record("not a syntax error: \(error)"); return }
+        #expect(what.hasPrefix("duplicate member name"))
+    }
+
+    @Test("the same name in sibling objects is no duplicate")
+    func siblings() throws {
+        let value = try JSONParser.parse(#"[{"a":1},{"a":2}]"#)
+        #expect(value.arrayValue?.count == 2)
     }
 }
 
