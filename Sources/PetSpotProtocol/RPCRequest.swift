@@ -15,7 +15,8 @@ public struct RPCRequest: Sendable, Equatable {
     public var isNotification: Bool { id == nil }
 
     /// Validates the envelope of one request. On failure returns the error together with the id
-    /// to answer it under (null when the id itself could not be read).
+    /// to answer it under: null when the id itself could not be read, none for a notification
+    /// (no `id`, a string `method`), which is never answered, even when the rest is wrong.
     public static func validate(_ value: JSONValue) -> Result<RPCRequest, RPCFailure> {
         guard let object = value.objectValue else {
             return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "a request must be a JSON object, not \(value.typeName)")))
@@ -28,7 +29,9 @@ public struct RPCRequest: Sendable, Equatable {
                 return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "\"id\" must be a number or a string, not \(rawID.typeName)", parameter: "id")))
             }
         }
-        let answerID = id ?? .null
+        let isNotification = object["id"] == nil && object["method"]?.stringValue != nil
+        // Spelled out: a bare `nil` here would become JSONValue's own null literal.
+        let answerID: JSONValue? = isNotification ? Optional.none : .some(id ?? .null)
         if let version = object["jsonrpc"], version != .string("2.0") {
             return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "\"jsonrpc\" must be \"2.0\" when present", parameter: "jsonrpc")))
         }
@@ -62,12 +65,12 @@ public struct RPCRequest: Sendable, Equatable {
     }
 }
 
-/// An error together with the id it answers.
+/// An error together with the id it answers; no id for a notification, which gets no answer.
 public struct RPCFailure: Error, Sendable, Equatable {
-    public let id: JSONValue
+    public let id: JSONValue?
     public let error: RPCError
 
-    public init(id: JSONValue, error: RPCError) {
+    public init(id: JSONValue?, error: RPCError) {
         self.id = id
         self.error = error
     }

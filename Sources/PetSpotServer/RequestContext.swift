@@ -106,7 +106,7 @@ struct RequestContext: Sendable {
         let request: RPCRequest
         switch RPCRequest.validate(value) {
         case .failure(let failure):
-            return .now(RPCResponse.failure(id: failure.id, failure.error).json)
+            return .now(failure.id.map { RPCResponse.failure(id: $0, failure.error).json })
         case .success(let r):
             request = r
         }

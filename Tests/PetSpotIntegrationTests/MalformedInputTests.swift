@@ -20,6 +20,7 @@ struct MalformedInputTests {
          .number(JSONNumber(validatedLiteral: "123456789012345678901234567890"))),
         ("wrong jsonrpc version", Array(#"{"jsonrpc":"1.0","id":"s","method":"daemon.info"}"#.utf8), "invalidRequest", "s"),
         ("unknown method", Array(#"{"id":11,"method":"flow.explode"}"#.utf8), "methodNotFound", 11),
+        ("a repeated member name", Array(#"{"id":1,"id":2,"method":"daemon.info"}"#.utf8), "parseError", .null),
     ]
 
     @Test("every kind of bad line", arguments: cases.indices)
@@ -49,6 +50,22 @@ struct MalformedInputTests {
         // A batch of notifications only: no answer at all; the next answer is the next request's.
         try conn.send(Array(#"[{"method":"daemon.info"}]"#.utf8) + [0x0A])
         try conn.send(Array("\n   \r\n".utf8))
+        #expect(try conn.raw(#"{"id":"after","method":"daemon.info"}"#)["id"] == "after")
+    }
+
+    @Test("a notification is never answered, even when its envelope or params are wrong")
+    func silentNotifications() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let notifications = [
+            #"{"method":"daemon.info","params":[]}"#,
+            #"{"jsonrpc":"1.0","method":"daemon.info"}"#,
+            #"{"method":"daemon.info","extra":1}"#,
+            #"{"method":"flow.get","params":{"flowId":5}}"#,
+            #"{"method":"flow.explode"}"#,
+            #"[{"method":"daemon.info","params":"x"}]"#,
+        ]
+        try conn.send(Array((notifications.joined(separator: "\n") + "\n").utf8))
         #expect(try conn.raw(#"{"id":"after","method":"daemon.info"}"#)["id"] == "after")
     }
 

@@ -24,8 +24,14 @@ struct RPCEnvelopeTests {
         (#"{"id":4,"method":7}"#, .invalidRequest, 4, "\"method\" must be a string"),
         (#"{"id":5,"method":"x","params":[1]}"#, .invalidParams, 5, "named parameters"),
         (#"{"id":6,"method":"x","param":{}}"#, .invalidRequest, 6, "unknown member \"param\""),
-    ] as [(String, RPCErrorKind, JSONValue, String)])
-    func invalid(text: String, kind: RPCErrorKind, id: JSONValue, message: String) throws {
+        (#"{"method":7}"#, .invalidRequest, .null, "\"method\" must be a string"),
+        (#"{"params":{}}"#, .invalidRequest, .null, "needs a \"method\""),
+        // A notification (a string method, no id) is never answered, whatever else is wrong.
+        (#"{"method":"daemon.info","params":[]}"#, .invalidParams, nil, "named parameters"),
+        (#"{"jsonrpc":"1.0","method":"x"}"#, .invalidRequest, nil, "\"jsonrpc\" must be \"2.0\""),
+        (#"{"method":"x","param":{}}"#, .invalidRequest, nil, "unknown member \"param\""),
+    ] as [(String, RPCErrorKind, JSONValue?, String)])
+    func invalid(text: String, kind: RPCErrorKind, id: JSONValue?, message: String) throws {
         guard case .failure(let failure) = RPCRequest.validate(try JSONParser.parse(text)) else {
             Issue.record("expected a failure for \(text)")
             return
