@@ -1,25 +1,21 @@
-/// Where the next page of a listing starts: the insertion sequence number of the last report shown.
-/// Clients see it as opaque text such as "r42".
+/// Where the next page of a listing starts: just after the report with this id, which must be
+/// the caller's own. A cursor names only a report its owner has already seen on a page, so it
+/// tells nothing about the reports of others (a sequence number would count them), and in
+/// another user's hands it is refused like any cursor this daemon never gave out.
 struct ReportCursor: Hashable {
-    /// Reports strictly older (lower seq) than this come next.
-    let seq: Int64
+    /// Report ids are short; anything longer was never given out.
+    static let maxLength = 128
 
-    init(seq: Int64) {
-        self.seq = seq
+    let afterReportID: String
+
+    init(afterReportID: String) {
+        self.afterReportID = afterReportID
     }
 
-    /// Accepts only the exact text `text` produces, so every cursor has one spelling.
     init?(text: String) {
-        let utf8 = text.utf8
-        guard utf8.first == UInt8(ascii: "r") else { return nil }
-        let digits = utf8.dropFirst()
-        guard !digits.isEmpty, digits.count <= 19,
-              digits.first != UInt8(ascii: "0"),
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let seq = Int64(String(decoding: digits, as: UTF8.self))
-        else { return nil }
-        self.seq = seq
+        guard !text.isEmpty, text.utf8.count <= Self.maxLength else { return nil }
+        self.afterReportID = text
     }
 
-    var text: String { "r\(seq)" }
+    var text: String { afterReportID }
 }

@@ -99,35 +99,44 @@ public final class ReportStore: Sendable {
         return (report: result.0, inserted: result.1)
     }
 
-    /// The owner's reports, newest first (by insertion order, not by clock text), at most `limit`; `cursor` is the opaque text from a previous page's nextCursor;
-    /// nextCursor nil at the end. An unparseable cursor throws ReportStoreError with kind .invalidCursor.
+    /// The owner's reports, newest first (by insertion order, not by clock text), at most `limit`;
+    /// `cursor` is the opaque text of a previous page's nextCursor, nil at the end. A cursor that
+    /// is not one of this owner's throws ReportStoreError with kind .invalidCursor.
     /// A limit below 1 throws `.invalidLimit`; bounding it from above is the caller's business.
     public func list(ownerUID: UInt32, limit: Int, cursor: String?) async throws(ReportStoreError) -> ReportPage {
         guard limit >= 1 else {
             throw ReportStoreError(kind: .invalidLimit, path: nil, message: "invalid limit \(limit): must be at least 1")
         }
-        var sql = "SELECT seq, \(StoredReport.selectedColumns) FROM report WHERE owner_uid = :owner"
-        var arguments: StatementArguments = ["owner": ownerUID]
+        let invalidCursor = ReportStoreError(
+            kind: .invalidCursor, path: nil, message: "invalid cursor: not one returned by a reports listing")
+        let after: ReportCursor?
         if let cursor {
-            guard let before = ReportCursor(text: cursor) else {
-                throw ReportStoreError(
-                    kind: .invalidCursor, path: nil, message: "invalid cursor: not one returned by a reports listing")
-            }
-            sql += " AND seq < :before"
-            arguments += ["before": before.seq]
+            guard let parsed = ReportCursor(text: cursor) else { throw invalidCursor }
+            after = parsed
+        } else {
+            after = nil
         }
         // One row more than asked tells whether another page follows, so the last page says so
         // even when the count is an exact multiple of the limit.
-        sql += " ORDER BY seq DESC LIMIT :limit"
-        arguments += ["limit": limit == Int.max ? limit : limit + 1]
-        let rows = try await reading("cannot list reports") { [sql, arguments] db -> [(seq: Int64, report: StoredReport)] in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                (try row.decode(forColumn: "seq"), try StoredReport(row: row))
+        let fetchLimit = limit == Int.max ? limit : limit + 1
+        let rows = try await reading("cannot list reports") { db -> [StoredReport]? in
+            var sql = "SELECT \(StoredReport.selectedColumns) FROM report WHERE owner_uid = :owner"
+            var arguments: StatementArguments = ["owner": ownerUID, "limit": fetchLimit]
+            if let after {
+                guard let seq = try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM report WHERE id = ? AND owner_uid = ?",
+                    arguments: [after.afterReportID, ownerUID])
+                else { return nil }
+                sql += " AND seq < :before"
+                arguments += ["before": seq]
             }
+            sql += " ORDER BY seq DESC LIMIT :limit"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(StoredReport.init(row:))
         }
+        guard let rows else { throw invalidCursor }
         let page = rows.prefix(limit)
-        let nextCursor = rows.count > limit ? page.last.map { ReportCursor(seq: $0.seq).text } : nil
-        return ReportPage(reports: page.map(\.report), nextCursor: nextCursor)
+        let nextCursor = rows.count > limit ? page.last.map { ReportCursor(afterReportID: $0.id).text } : nil
+        return ReportPage(reports: Array(page), nextCursor: nextCursor)
     }
 
     /// The report if it exists AND belongs to ownerUID; another user's report is nil (it does not exist for them).

@@ -35,6 +35,15 @@ struct UsersTests {
         let list = try asNobody("reports.list", "{}")
         #expect(list.status == 0)
         #expect(try JSONParser.parse(list.stdout)["reports"] == [])
+        // Root's cursor is opaque (it names root's own report, not a count of all reports)
+        // and is refused in nobody's hands.
+        _ = try fileReport(root)
+        let page = try root.result("reports.list", ["limit": 1])
+        let cursor = try #require(page["cursor"]?.stringValue)
+        #expect(cursor == page["reports"]?.arrayValue?.first?["id"]?.stringValue)
+        let foreign = try asNobody("reports.list", #"{"cursor":"\#(cursor)"}"#)
+        #expect(foreign.status == 1, "\(foreign)")
+        #expect(foreign.stdout.contains("\"invalidParams\""), "\(foreign.stdout)")
         // Nobody's own flow works, and root still owns its open flow.
         let own = try asNobody("flow.start", "{}")
         #expect(own.status == 0, "\(own)")
