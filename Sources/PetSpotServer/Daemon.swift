@@ -257,7 +257,8 @@ public final class Daemon: Sendable {
         } else {
             zone = TimeZone.current
         }
-        let species = try loadSpecies(c.resolvedSpeciesFile)
+        // Without any configuration file there is no species file beside it either.
+        let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
         let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
         return RuntimeSettings(configuration: c, location: location, species: species, timeZone: zone)
     }

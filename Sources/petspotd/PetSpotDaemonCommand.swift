@@ -22,8 +22,10 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
               socat - UNIX-CONNECT:run/petspotd.sock
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Configuration file.", valueName: "file"))
-    var config: String = "config/petspotd.json"
+    @Option(name: .long, help: ArgumentHelp(
+        "Configuration file. Without it: ./config/petspotd.json if present, else /etc/petspotd/petspotd.json, else built-in defaults.",
+        valueName: "file"))
+    var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Socket path (socket.path).", valueName: "path"))
     var socket: String?
@@ -63,9 +65,10 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
     var limitOverrides: [String] = []
 
     func run() async throws {
+        let source = ConfigurationSource.locate(named: config) { FileManager.default.fileExists(atPath: $0) }
         let settings: DaemonConfiguration
         do {
-            settings = try resolveConfiguration()
+            settings = try resolveConfiguration(source)
         } catch {
             printError("petspotd: \(error.description)")
             throw ExitCode(exitConfigurationError)
@@ -83,9 +86,11 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         do {
             daemon = try await Daemon.start(configuration: settings, logger: logger)
         } catch let error as ConfigurationError {
-            printError("petspotd: \(settings.configFile): \(error.description)")
+            printError("petspotd: \(source.file ?? "built-in defaults"): \(error.description)")
             throw ExitCode(exitConfigurationError)
         }
+        // Only once started, so that a refused start stays one line.
+        logger.info("configuration", metadata: ["from": "\(source)"])
         for await signal in signals {
             guard signal == SIGHUP else {
                 logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
@@ -93,7 +98,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             }
             // The file again, with the same flags on top: a flag still wins after a reload.
             do {
-                _ = daemon.reload(try resolveConfiguration())
+                _ = daemon.reload(try resolveConfiguration(source))
             } catch {
                 logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error.description)"])
             }
@@ -101,9 +106,9 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         await daemon.stop()
     }
 
-    /// The file first, then each flag on top: the flag wins.
-    func resolveConfiguration() throws(ConfigurationError) -> DaemonConfiguration {
-        var c = try DaemonConfiguration.load(file: config)
+    /// The file (or the built-in defaults) first, then each flag on top: the flag wins.
+    func resolveConfiguration(_ source: ConfigurationSource) throws(ConfigurationError) -> DaemonConfiguration {
+        var c = try source.file.map { file throws(ConfigurationError) in try DaemonConfiguration.load(file: file) } ?? DaemonConfiguration()
         func flag(_ name: String, _ problem: String) -> ConfigurationError {
             ConfigurationError("--\(name): \(problem)")
         }

@@ -54,6 +54,33 @@ struct DaemonStartTests {
         #expect(missing.stderr.contains("cannot read the configuration file"))
     }
 
+    @Test("without --config: ./config/petspotd.json when present, and the log says which file")
+    func checkoutConfigFound() throws {
+        let daemon = try DaemonProcess()
+        daemon.passesConfig = false
+        let folder = daemon.directory.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: daemon.configPath, toPath: folder.appendingPathComponent("petspotd.json").path)
+        try daemon.start()
+        #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
+        #expect(daemon.log.contains("config/petspotd.json (found; no --config given)"), "\(daemon.log)")
+    }
+
+    @Test(
+        "without --config and no file to find: built-in defaults, the species list included",
+        .enabled(if: !FileManager.default.fileExists(atPath: "/etc/petspotd/petspotd.json"), "the installed file would be found"))
+    func builtInDefaults() throws {
+        let daemon = try DaemonProcess(arguments: ["--socket", "petspotd.sock", "--location-providers", "simulated"])
+        daemon.passesConfig = false
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+        try daemon.start()
+        let shipped = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Paths.speciesFile))))
+        #expect(try daemon.connect().result("species.list")["species"]?.arrayValue?.count == shipped["species"]?.arrayValue?.count)
+        #expect(daemon.log.contains("built-in defaults"), "\(daemon.log)")
+        // The built-in database path is under the working directory.
+        #expect(FileManager.default.fileExists(atPath: daemon.directory.appendingPathComponent("var/reports.sqlite").path))
+    }
+
     @Test("the socket of a live daemon is never taken over; a stale one is cleared")
     func socketFile() throws {
         let first = try DaemonProcess().start()

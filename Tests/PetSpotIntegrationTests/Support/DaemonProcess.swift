@@ -14,6 +14,8 @@ final class DaemonProcess {
     private let extraArguments: [String]
     private let environment: [String: String]
     private let launcher: [String]
+    /// Whether `--config` names the generated file; without it the daemon looks for one.
+    var passesConfig = true
 
     /// `settings` is merged into the generated configuration file; `arguments` are extra flags;
     /// `environment` is added to the daemon's; `launcher` runs before it (e.g. systemd-socket-activate).
@@ -84,7 +86,7 @@ final class DaemonProcess {
 
     private func launch(more: [String] = []) throws -> Process {
         let process = Process()
-        let command = launcher + [Paths.petspotd, "--config", configPath] + extraArguments + more
+        let command = launcher + [Paths.petspotd] + (passesConfig ? ["--config", configPath] : []) + extraArguments + more
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         if !environment.isEmpty {
