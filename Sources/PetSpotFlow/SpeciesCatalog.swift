@@ -36,7 +36,8 @@ public struct SpeciesCatalog: Sendable {
     }
 
     /// Reads `{"species": [{"id": "dog", "names": {"en": "Dog", "pl": "Pies"}}, ...]}`.
-    /// Unknown or repeated keys are refused so that a typo in the file cannot pass silently.
+    /// Unknown keys are refused so that a typo in the file cannot pass silently (the JSON
+    /// parser already refuses a repeated one).
     public init(json: JSONValue) throws(SpeciesCatalogError) {
         let root = try SpeciesCatalog.object(json, at: "", allowedKeys: ["species"])
         guard let list = root["species"] else {
@@ -101,15 +102,11 @@ public struct SpeciesCatalog: Sendable {
         guard let object = value.objectValue else {
             throw SpeciesCatalogError(path: path, problem: "expected an object, got \(value.typeName)")
         }
-        var seen: Set<String> = []
         for key in object.keys {
             let keyPath = path.isEmpty ? key : "\(path).\(key)"
             guard allowedKeys.contains(key) else {
                 let expected = allowedKeys.sorted().joined(separator: ", ")
                 throw SpeciesCatalogError(path: keyPath, problem: "unknown key (expected: \(expected))")
-            }
-            guard seen.insert(key).inserted else {
-                throw SpeciesCatalogError(path: keyPath, problem: "repeated key")
             }
         }
         return object

@@ -46,7 +46,6 @@ struct SpeciesCatalogTests {
             (#"{"species": [{"id": "dog", "names": {"en": "Dog"}}]}"#, "species[0].names.pl"),
             (#"{"species": [{"id": "dog", "names": {"en": "Dog", "pl": " "}}]}"#, "species[0].names.pl"),
             (#"{"species": [{"id": "dog", "names": {"en": "Dog", "pl": 5}}]}"#, "species[0].names.pl"),
-            (#"{"species": [{"id": "dog", "id": "cat", "names": {"en": "Dog", "pl": "Pies"}}]}"#, "species[0].id"),
             (
                 #"{"species": [{"id": "dog", "names": {"en": "Dog", "pl": "Pies"}}, {"id": "dog", "names": {"en": "Hound", "pl": "Ogar"}}]}"#,
                 "species[1].id"
