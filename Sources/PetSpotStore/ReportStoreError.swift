@@ -22,6 +22,10 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// Reading or writing failed (disk full, I/O error, corruption, ...).
         case io
+        /// The file at the configured path is no longer the one being written: it was deleted,
+        /// replaced, truncated or overwritten while the store was open. Nothing more is stored
+        /// until the store is opened again.
+        case fileLost
     }
 
     public let kind: Kind
