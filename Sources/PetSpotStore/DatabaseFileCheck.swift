@@ -35,11 +35,15 @@ enum DatabaseFileCheck {
     }
 
     static func judge(_ seen: Observation, known: Known) -> Verdict {
-        guard seen.links > 0, let atPath = seen.atPath else {
+        guard let atPath = seen.atPath else {
             return .lost("the database file was deleted while the daemon ran")
         }
+        // Checked before the link count: a file moved over it leaves the open one with no name.
         guard atPath == known.database else {
             return .lost("the database file was replaced by another file while the daemon ran")
+        }
+        guard seen.links > 0 else {
+            return .lost("the database file was deleted while the daemon ran")
         }
         if let wal = known.wal {
             guard let walAtPath = seen.walAtPath else {
