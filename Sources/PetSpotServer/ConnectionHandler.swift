@@ -119,6 +119,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .tooLong(let limit):
             let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
                                  details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
+            router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", peer: peer, error.message)
             write(RPCResponse.failure(id: .null, error).json, context: context)
         case .line(let line):
             if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }

@@ -20,6 +20,8 @@ public final class Daemon: Sendable {
     /// The socket file this process created; nil under socket activation (systemd owns it).
     private let ownSocket: (path: String, dev: UInt64, ino: UInt64)?
     private let expiryTask: RepeatedTask
+    private let faults: FaultLog
+    private let faultFlushTask: RepeatedTask
     private let watchdogTask: Task<Void, Never>?
     private let notifier: SystemdNotifier?
     private let logger: Logger
@@ -42,7 +44,8 @@ public final class Daemon: Sendable {
         let limits = configuration.limits
         let registry = FlowRegistry(limits: registryLimits(limits), monotonicNanos: clock.monotonicNanos)
         let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock)
-        let router = RequestRouter(services: services)
+        let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), monotonicNanos: clock.monotonicNanos)
+        let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 
@@ -53,7 +56,8 @@ public final class Daemon: Sendable {
                 // Read per connection, so a reload applies to every connection opened after it.
                 let limits = services.limits
                 guard tracker.admit(channel) else {
-                    logger.warning("refusing a connection: limit reached", metadata: ["limit": "limits.maxConnections=\(limits.maxConnections)"])
+                    faults.record("refused limits.maxConnections", .warning, "refusing a connection: limit reached",
+                                  ["limit": "limits.maxConnections=\(limits.maxConnections)"])
                     let error = RPCError.limitExceeded("limits.maxConnections", max: limits.maxConnections,
                                                        "the daemon serves its maximum of \(limits.maxConnections) connections; try again later")
                     return channel.eventLoop.makeCompletedFuture {
@@ -93,14 +97,18 @@ public final class Daemon: Sendable {
             let expired = registry.expireIdle()
             if expired > 0 { logger.info("expired idle flows", metadata: ["count": "\(expired)"]) }
         }
+        // Every second (the shortest interval): a flood's count is written soon after its interval ends.
+        let flushEvery = TimeAmount.seconds(1)
+        let faultFlushTask = group.next().scheduleRepeatedTask(initialDelay: flushEvery, delay: flushEvery) { _ in faults.flush() }
         let notifier = SystemdNotifier(environment: environment)
         let watchdogTask = notifier.flatMap { notifier in
             notifier.watchdogInterval.map { interval in
-                Task { await watchdog(every: interval, notifier: notifier, group: group, services: services, tracker: tracker) }
+                Task { await watchdog(every: interval, notifier: notifier, group: group, services: services, tracker: tracker, faults: faults) }
             }
         }
         let daemon = Daemon(services: services, group: group, serverChannel: serverChannel, tracker: tracker,
-                            ownSocket: ownSocket, expiryTask: expiryTask, watchdogTask: watchdogTask, notifier: notifier, logger: logger)
+                            ownSocket: ownSocket, expiryTask: expiryTask, faults: faults, faultFlushTask: faultFlushTask,
+                            watchdogTask: watchdogTask, notifier: notifier, logger: logger)
         let where_ = activated == nil ? configuration.socketPath : "the socket systemd passed"
         logger.info("serving", metadata: [
             "socket": "\(where_)", "database": "\(configuration.databasePath)",
@@ -113,7 +121,7 @@ public final class Daemon: Sendable {
 
     private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, serverChannel: any Channel,
                  tracker: ConnectionTracker, ownSocket: (path: String, dev: UInt64, ino: UInt64)?, expiryTask: RepeatedTask,
-                 watchdogTask: Task<Void, Never>?, notifier: SystemdNotifier?, logger: Logger)
+                 faults: FaultLog, faultFlushTask: RepeatedTask, watchdogTask: Task<Void, Never>?, notifier: SystemdNotifier?, logger: Logger)
     {
         self.services = services
         self.group = group
@@ -121,6 +129,8 @@ public final class Daemon: Sendable {
         self.tracker = tracker
         self.ownSocket = ownSocket
         self.expiryTask = expiryTask
+        self.faults = faults
+        self.faultFlushTask = faultFlushTask
         self.watchdogTask = watchdogTask
         self.notifier = notifier
         self.logger = logger
@@ -145,10 +155,10 @@ public final class Daemon: Sendable {
     }
 
     /// Pings systemd only after proving the daemon still works: every event loop runs a task
-    /// and the database answers a read. A hung loop or disk means no ping, and systemd restarts
-    /// the service.
+    /// and the database answers a read from the file at its path. A hung loop, a failing disk or
+    /// a database file deleted or replaced means no ping, and systemd restarts the service.
     private static func watchdog(every interval: Duration, notifier: SystemdNotifier, group: MultiThreadedEventLoopGroup,
-                                 services: DaemonServices, tracker: ConnectionTracker) async
+                                 services: DaemonServices, tracker: ConnectionTracker, faults: FaultLog) async
     {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
@@ -157,6 +167,9 @@ public final class Daemon: Sendable {
                 for loop in group.makeIterator() { try await loop.submit {}.get() }
                 _ = try await services.store.count()
             } catch {
+                faults.record("watchdog", .error, "not healthy: withholding the watchdog ping", ["error": "\(error)"])
+                let reason = (error as? ReportStoreError)?.clientMessage ?? "an event loop does not answer"
+                notifier.notify("STATUS=Failing: \(reason)")
                 continue
             }
             notifier.notify("WATCHDOG=1", "STATUS=Serving: \(tracker.count) connections, \(services.registry.count) flows")
@@ -182,6 +195,9 @@ public final class Daemon: Sendable {
         if old.socketMode != configuration.socketMode { notReloaded.append("socket.mode (restart to apply)") }
         if old.databasePath != configuration.databasePath { notReloaded.append("database.path (restart to apply)") }
         if old.logLevel != configuration.logLevel { notReloaded.append("log.level (restart to apply)") }
+        if old.logFaultIntervalSeconds != configuration.logFaultIntervalSeconds {
+            notReloaded.append("log.faultIntervalSeconds (restart to apply)")
+        }
         if old.limits.flowIdleTimeoutSeconds != configuration.limits.flowIdleTimeoutSeconds {
             notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
         }
@@ -211,6 +227,7 @@ public final class Daemon: Sendable {
         watchdogTask?.cancel()
         try? await serverChannel.close()
         expiryTask.cancel()
+        faultFlushTask.cancel()
         let drained = await tracker.drainAll(on: group.next())
         logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
         // Whichever comes first: every connection closed, or the grace period over.
@@ -223,6 +240,8 @@ public final class Daemon: Sendable {
         } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }
+        // The counts of floods still being held back.
+        faults.drain()
         logger.info("stopped")
     }
 

@@ -16,6 +16,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// nil: the system's zone.
     public var timeZone: String? = nil
     public var logLevel: LogLevel = .info
+    /// A flood of one fault is written as one line per this many seconds, with its count.
+    public var logFaultIntervalSeconds = 10
 
     public var locationEnabled = true
     public var locationProviders: [String] = ["gpsd", "simulated"]
@@ -102,6 +104,7 @@ extension DaemonConfiguration {
         ("species.file", { c, v, r throws(ConfigurationError) in c.speciesFile = try r.path(v) }),
         ("timeZone", { c, v, r throws(ConfigurationError) in c.timeZone = try r.timeZone(v) }),
         ("log.level", { c, v, r throws(ConfigurationError) in c.logLevel = try r.choice(v, LogLevel.self) }),
+        ("log.faultIntervalSeconds", { c, v, r throws(ConfigurationError) in c.logFaultIntervalSeconds = try r.int(v, 1...86_400) }),
         ("location.enabled", { c, v, r throws(ConfigurationError) in c.locationEnabled = try r.bool(v) }),
         ("location.providers", { c, v, r throws(ConfigurationError) in c.locationProviders = try r.providers(v) }),
         ("location.gpsd.host", { c, v, r throws(ConfigurationError) in c.gpsdHost = try r.nonEmptyString(v) }),

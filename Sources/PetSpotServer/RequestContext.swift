@@ -87,6 +87,7 @@ struct RequestContext: Sendable {
         if elements.count > limits.maxBatchSize {
             let error = RPCError.limitExceeded("limits.maxBatchSize", max: limits.maxBatchSize,
                                                "a batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count)")
+            router.faults.limitHit("limits.maxBatchSize", peer: peer, error.message)
             return RPCResponse.failure(id: .null, error).json
         }
         return nil

@@ -1,3 +1,4 @@
+import Logging
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotLocation
@@ -15,12 +16,57 @@ public enum Reply: Sendable {
 /// per method, in the order of the protocol's method table.
 public struct RequestRouter: Sendable {
     public let services: DaemonServices
+    public let faults: FaultLog
 
-    public init(services: DaemonServices) {
+    public init(services: DaemonServices, faults: FaultLog) {
         self.services = services
+        self.faults = faults
     }
 
+    /// Answers one request; a fault among the answers (storage, internal, a limit) is logged.
     public func route(_ request: RPCRequest, peer: Peer) -> Reply {
+        switch dispatch(request, peer: peer) {
+        case .done(let outcome):
+            logFault(outcome, request, peer)
+            return .done(outcome)
+        case .pending(let work):
+            return .pending { [self] in
+                let outcome = await work()
+                logFault(outcome, request, peer)
+                return outcome
+            }
+        }
+    }
+
+    private func logFault(_ outcome: Result<JSONValue, RPCError>, _ request: RPCRequest, _ peer: Peer) {
+        guard case .failure(let error) = outcome else { return }
+        let level: Logger.Level
+        var key = "\(error.kind.rawValue) \(request.method)"
+        var metadata: Logger.Metadata = ["uid": "\(peer.uid)", "pid": "\(peer.pid)", "method": "\(request.method)", "kind": "\(error.kind.rawValue)"]
+        switch error.kind {
+        case .storageFailed:
+            level = .error
+            metadata["database"] = "\(services.configuration.databasePath)"
+        case .internalError:
+            level = .error
+        case .limitExceeded:
+            level = .warning
+            if let limit = error.details["limit"]?.stringValue {
+                key += " \(limit)"
+                metadata["limit"] = "\(limit)"
+            }
+        default:
+            return
+        }
+        if let flowID = request.params["flowId"]?.stringValue {
+            // A client chooses what it sends: a long one is cut, not copied whole into the log.
+            metadata["flowId"] = "\(flowID.count <= 64 ? flowID : String(flowID.prefix(64)) + "…")"
+        }
+        metadata["error"] = "\(error.message)"
+        faults.record(key, level, "request failed", metadata)
+    }
+
+    private func dispatch(_ request: RPCRequest, peer: Peer) -> Reply {
         guard let method = RPCMethod(rawValue: request.method) else {
             return .done(.failure(RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(RPCMethod.allCases.map(\.rawValue).joined(separator: ", "))", parameter: "method")))
         }
@@ -282,7 +328,7 @@ public struct RequestRouter: Sendable {
             if error.kind == .invalidCursor {
                 throw RPCError(.invalidParams, "\"cursor\" is not one this daemon gave out", parameter: "cursor")
             }
-            throw RPCError(.storageFailed, "the reports database failed: \(error.description)")
+            throw RPCError(.storageFailed, "the reports database failed: \(error.clientMessage)")
         }
     }
 }

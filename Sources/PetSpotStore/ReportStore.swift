@@ -15,6 +15,8 @@ public final class ReportStore: Sendable {
     /// The database file, for error messages.
     public let path: String
     private let pool: DatabasePool
+    /// Declared after `pool`: its descriptor must outlive SQLite's (see DatabaseFileWatch).
+    private let watch: DatabaseFileWatch
     private let isClosed = Mutex(false)
 
     /// How long a statement waits for a lock held by another connection before failing.
@@ -56,9 +58,11 @@ public final class ReportStore: Sendable {
         } catch {
             throw ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
         }
+        watch = try DatabaseFileWatch(path: path)
     }
 
-    /// Inserts in one transaction; returns only after the commit is durable. If a report for flowID already exists (UNIQUE constraint), returns that one unchanged
+    /// Inserts in one transaction; returns only after the commit is durable in the file at `path`:
+    /// when that file was deleted, replaced, truncated or overwritten, throws `.fileLost` instead. If a report for flowID already exists (UNIQUE constraint), returns that one unchanged
     /// (also when two submits race). `inserted` tells which happened.
     ///
     /// Throws `.conflict` if the flow's report belongs to another user (it is never handed out),
@@ -196,6 +200,7 @@ public final class ReportStore: Sendable {
         } catch {
             throw ReportStoreError(wrapping: error, path: path, action: "cannot close", fallback: .io)
         }
+        watch.close()
         if let checkpointError {
             throw ReportStoreError(
                 wrapping: checkpointError, path: path, action: "closed, but the WAL checkpoint failed", fallback: .io)
@@ -216,22 +221,51 @@ public final class ReportStore: Sendable {
         _ action: String, _ body: @Sendable (Database) throws -> T
     ) async throws(ReportStoreError) -> T {
         try checkOpen(action)
+        let watch = self.watch
         do {
-            return try await pool.read(body)
+            return try await pool.read { db in
+                try watch.check()
+                return try body(db)
+            }
         } catch {
-            throw ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
+            throw explain(error, action)
         }
     }
 
-    /// Runs `body` in one write transaction; returns after the commit is durable.
+    /// Runs `body` in one write transaction; returns after the commit is durable in the file at `path`.
     private func writing<T: Sendable>(
         _ action: String, _ body: @Sendable (Database) throws -> T
     ) async throws(ReportStoreError) -> T {
         try checkOpen(action)
+        let watch = self.watch
         do {
-            return try await pool.write(body)
+            return try await pool.writeWithoutTransaction { db in
+                try watch.check()
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .commit
+                }
+                // Committed, but only to the file SQLite has open: it counts once that file is
+                // still the one at the path. Checked on the writer, so no other commit comes between.
+                try watch.check()
+                return result!
+            }
         } catch {
-            throw ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
+            throw explain(error, action)
+        }
+    }
+
+    /// A failure because the file is gone (a new reader cannot open it) is told as that, not as
+    /// the SQLite error it caused.
+    private func explain(_ error: any Error, _ action: String) -> ReportStoreError {
+        let failure = ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
+        guard failure.kind != .fileLost, failure.kind != .cancelled else { return failure }
+        do {
+            try watch.check()
+            return failure
+        } catch {
+            return error.kind == .closed ? failure : error
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Why the report store failed: a kind to act on and one line for the log that names the file.
@@ -22,6 +23,10 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// Reading or writing failed (disk full, I/O error, corruption, ...).
         case io
+        /// The file at the configured path is no longer the one being written: it was deleted,
+        /// replaced, truncated or overwritten while the store was open. Nothing more is stored
+        /// until the store is opened again.
+        case fileLost
     }
 
     public let kind: Kind
@@ -40,6 +45,13 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         guard let path else { return message }
         return "report database \(path): \(message)"
+    }
+
+    /// What failed, for a client: the message, with the file's path taken out should a lower
+    /// layer have put it in. Where the database lives is the operator's business.
+    public var clientMessage: String {
+        guard let path, !path.isEmpty, message.contains(path) else { return message }
+        return message.replacingOccurrences(of: path, with: "(the database file)")
     }
 }
 

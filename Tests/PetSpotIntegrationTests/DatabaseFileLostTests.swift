@@ -1,0 +1,130 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+import Testing
+
+/// The database file deleted, replaced or truncated under a running daemon: no submit after
+/// that is acknowledged, and no acknowledged report is missing after a restart unless the file
+/// at the path itself no longer holds it (the one who deleted or replaced it took it away).
+@Suite("The database file changed under a running daemon", .serialized)
+struct DatabaseFileLostTests {
+    /// Every report of this user, newest first.
+    static func allReports(_ conn: PetSpotConnection) throws -> [String] {
+        var ids: [String] = []
+        var cursor: JSONValue = .null
+        repeat {
+            var params: JSONObject = ["limit": 100]
+            if cursor != .null { params["cursor"] = cursor }
+            let page = try conn.result("reports.list", params)
+            ids += page["reports"]!.arrayValue!.map { $0["id"]!.stringValue! }
+            cursor = page["cursor"]!
+        } while cursor != .null
+        return ids
+    }
+
+    /// A submit after the change: storageFailed, no report id, no path; logged with who and what.
+    static func expectSubmitRefused(_ daemon: DaemonProcess, _ conn: PetSpotConnection, because reason: String) throws {
+        let flowID = try prepareReport(conn, chip: "999999")
+        let answer = try conn.raw(#"{"id":1,"method":"flow.submit","params":{"flowId":"\#(flowID)"}}"#)
+        #expect(answer["result"] == nil)
+        #expect(answer.errorKind == "storageFailed")
+        let message = try #require(answer[path: "error", "message"]?.stringValue)
+        #expect(message.contains(reason), "\(message)")
+        #expect(!message.contains("/"), "a path reached the client: \(message)")
+        // The flow is not completed: the client may submit again once the daemon is back.
+        #expect(try conn.result("flow.get", ["flowId": .string(flowID)])[path: "flow", "state"] == "active")
+        try waitUntil("the fault in the log") {
+            !logLines(daemon.log, containing: "error: request failed", "kind=storageFailed", "method=flow.submit",
+                      "uid=\(getuid())", "flowId=\(flowID)", "database=\(daemon.databasePath)").isEmpty
+        }
+        // Reads fail too: they would show reports a restart will not find.
+        #expect(try conn.failure("reports.list").kind == .storageFailed)
+    }
+
+    @Test("files deleted: submits answer storageFailed, the watchdog stops, a restart starts a new file that keeps what it acknowledges")
+    func deleted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-lost-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let listener = try NotifyListener(directory: dir)
+        defer { listener.close() }
+        let daemon = try DaemonProcess(directory: dir, environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "400000"]).start()
+        let conn = try daemon.connect()
+        try fileReport(conn)
+        try waitUntil("a watchdog ping") { listener.count(of: "WATCHDOG=1") >= 1 }
+
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: daemon.databasePath + suffix) }
+        try Self.expectSubmitRefused(daemon, conn, because: "deleted")
+        // Not healthy any more: the status says why, and no ping follows.
+        try waitUntil("two failing watchdog checks") { listener.lines.filter { $0.hasPrefix("STATUS=Failing") }.count >= 2 }
+        let lines = listener.lines
+        let firstFailing = try #require(lines.firstIndex { $0.hasPrefix("STATUS=Failing") })
+        #expect(!lines[firstFailing...].contains("WATCHDOG=1"))
+        #expect(lines[firstFailing].contains("deleted"))
+        #expect(!lines[firstFailing].contains("/"))
+
+        #expect(try daemon.stop() == 0)
+        try daemon.start()
+        let after = try daemon.connect()
+        #expect(try Self.allReports(after) == [])
+        let kept = try fileReport(after).submit[path: "report", "id"]!.stringValue!
+        try daemon.stop()
+        try daemon.start()
+        #expect(try Self.allReports(try daemon.connect()) == [kept])
+    }
+
+    @Test("deleting only the -wal file, which holds the latest reports, is caught too; the main file keeps them")
+    func walDeleted() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let acknowledged = try (0..<3).map { try fileReport(conn, chip: "\(200_000 + $0)").submit[path: "report", "id"]!.stringValue! }
+        try FileManager.default.removeItem(atPath: daemon.databasePath + "-wal")
+        try Self.expectSubmitRefused(daemon, conn, because: "-wal file) was deleted")
+        // A clean stop folds the orphaned log into the main file, which is still at its path.
+        #expect(try daemon.stop() == 0)
+        try daemon.start()
+        #expect(try Self.allReports(try daemon.connect()) == acknowledged.reversed())
+    }
+
+    @Test("replaced by another petspotd database: submits refused; after a restart the new file is served whole")
+    func replaced() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let inCopy = try (0..<2).map { try fileReport(conn, chip: "\(300_000 + $0)").submit[path: "report", "id"]!.stringValue! }
+        let copy = daemon.directory.appendingPathComponent("copy.sqlite").path
+        let backup = try runProgram("/usr/bin/sqlite3", [daemon.databasePath, ".backup '\(copy)'"])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        // Acknowledged while the old file was at the path: it leaves with that file.
+        _ = try fileReport(conn, chip: "300002")
+        #expect(rename(copy, daemon.databasePath) == 0)
+
+        try Self.expectSubmitRefused(daemon, conn, because: "replaced")
+        #expect(try daemon.stop() == 0)
+        try daemon.start()
+        let after = try daemon.connect()
+        #expect(try Self.allReports(after) == inCopy.reversed())
+        let kept = try fileReport(after, chip: "300003").submit[path: "report", "id"]!.stringValue!
+        #expect(try Self.allReports(after) == [kept] + inCopy.reversed())
+    }
+
+    @Test("truncated to nothing: submits refused; the restart refuses the damaged file instead of starting over on it")
+    func truncated() throws {
+        let daemon = try DaemonProcess().start()
+        var conn = try daemon.connect()
+        try fileReport(conn, chip: "400000")
+        // Restarted, so the report is in the main file, not only in the -wal file.
+        try daemon.stop()
+        try daemon.start()
+        conn = try daemon.connect()
+        #expect(try Self.allReports(conn).count == 1)
+        #expect(truncate(daemon.databasePath, 0) == 0)
+
+        try Self.expectSubmitRefused(daemon, conn, because: "truncated from")
+        #expect(try daemon.stop() == 0)
+        // What the truncation took is gone, and the file is no database any more: the daemon
+        // says so and does not start, rather than serve what is left as if it were whole.
+        let (status, log) = try daemon.startExpectingFailure()
+        #expect(status == 78)
+        #expect(log.contains("database.path: report database \(daemon.databasePath): cannot open: database disk image is malformed"))
+    }
+}

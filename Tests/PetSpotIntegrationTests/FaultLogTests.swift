@@ -1,0 +1,103 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// Faults reach the log once each, a flood of one becomes a line per interval with its count.
+@Suite("Faults in the log", .serialized)
+struct FaultLogTests {
+    /// Takes the daemon's one connection place (the start-up probe may still hold it).
+    static func servedConnection(_ daemon: DaemonProcess) throws -> PetSpotConnection {
+        var served: PetSpotConnection?
+        try waitUntil("a connection place") {
+            let conn = try daemon.connect()
+            guard try conn.result("daemon.info")["name"] == "petspotd" else { return false }
+            served = conn
+            return true
+        }
+        return served!
+    }
+
+    /// Opens `count` connections over the limit, one after another; each must be told why.
+    static func flood(_ daemon: DaemonProcess, count: Int) throws {
+        for _ in 0..<count {
+            let conn = try daemon.connect()
+            let refusal = try #require(try conn.readValue())
+            #expect(refusal[path: "error", "data", "limit"] == "limits.maxConnections")
+            conn.close()
+        }
+    }
+
+    static let refused = "warning: refusing a connection: limit reached"
+
+    @Test("a flood of refused connections is one line, and its count when the interval ends (here: at the stop)")
+    func refusedFloodHeldBack() throws {
+        let daemon = try DaemonProcess(settings: ["log": ["faultIntervalSeconds": 3600]], arguments: ["--limit", "maxConnections=1"]).start()
+        let held = try Self.servedConnection(daemon)
+        try Self.flood(daemon, count: 400)
+        #expect(try held.result("daemon.info")["name"] == "petspotd")
+        #expect(logLines(daemon.log, containing: Self.refused).count == 1)
+        try daemon.stop()
+        let lines = logLines(daemon.log, containing: Self.refused)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("repeated=") == true)
+        // The start-up probe may have been refused too, once the held connection took the place.
+        #expect((400...401).contains(eventCount(lines)), "\(lines)")
+    }
+
+    @Test("while a flood lasts, one line per interval carries its count")
+    func refusedFloodCounted() throws {
+        let daemon = try DaemonProcess(settings: ["log": ["faultIntervalSeconds": 1]], arguments: ["--limit", "maxConnections=1"]).start()
+        let held = try Self.servedConnection(daemon)
+        let started = Date()
+        try Self.flood(daemon, count: 400)
+        let seconds = Date().timeIntervalSince(started)
+        // Every refusal is written or counted, without waiting for a stop.
+        try waitUntil("every refusal to be in the log") { eventCount(logLines(daemon.log, containing: Self.refused)) >= 400 }
+        let lines = logLines(daemon.log, containing: Self.refused)
+        // The first line, then at most one per second of flood and one for the last part.
+        #expect(lines.count <= 3 + Int(seconds.rounded(.up)), "\(lines.count) lines in \(seconds) s")
+        #expect(lines.dropFirst().allSatisfy { $0.contains("repeated=") && $0.contains("interval=1s") })
+        _ = held
+    }
+
+    @Test("a storage fault is logged with uid, method and flow id; a flood of it once, then counted")
+    func storageFaultFlood() throws {
+        let daemon = try DaemonProcess(settings: ["log": ["faultIntervalSeconds": 3600]]).start()
+        let conn = try daemon.connect()
+        let flows = try (0..<5).map { try prepareReport(conn, chip: "\(500_000 + $0)") }
+        try FileManager.default.removeItem(atPath: daemon.databasePath)
+        for flow in flows {
+            let error = try conn.failure("flow.submit", ["flowId": .string(flow)])
+            #expect(error.kind == .storageFailed)
+            #expect(!error.message.contains(daemon.databasePath))
+        }
+        let first = logLines(daemon.log, containing: "kind=storageFailed", "method=flow.submit")
+        #expect(first.count == 1)
+        #expect(first.first?.contains("error: request failed") == true)
+        #expect(first.first?.contains("flowId=\(flows[0])") == true)
+        #expect(first.first?.contains("uid=\(getuid())") == true)
+        try daemon.stop()
+        let all = logLines(daemon.log, containing: "kind=storageFailed", "method=flow.submit")
+        #expect(all.count == 2)
+        #expect(eventCount(all) == 5)
+        // The count line shows the latest fault of the flood.
+        #expect(all.last?.contains("flowId=\(flows[4])") == true)
+    }
+
+    @Test("a limit a client hits is logged with the limit it hit")
+    func limitLogged() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxFlowsPerUser=1", "--limit", "maxBatchSize=2", "--max-line-bytes", "1024"]).start()
+        let conn = try daemon.connect()
+        _ = try conn.result("flow.start")
+        #expect(try conn.failure("flow.start").kind == .limitExceeded)
+        let batch = try conn.raw(#"[{"id":1,"method":"daemon.info"},{"id":2,"method":"daemon.info"},{"id":3,"method":"daemon.info"}]"#)
+        #expect(batch.errorKind == "limitExceeded")
+        #expect(try conn.raw(String(repeating: " ", count: 2000)).errorKind == "lineTooLong")
+        try waitUntil("the three limits in the log") {
+            logLines(daemon.log, containing: "warning: request failed", "kind=lineTooLong", "limit=limits.maxLineBytes", "uid=\(getuid())").count == 1 &&
+            logLines(daemon.log, containing: "warning: request failed", "limit=limits.maxFlowsPerUser", "method=flow.start", "uid=\(getuid())").count == 1
+                && logLines(daemon.log, containing: "warning: request failed", "limit=limits.maxBatchSize", "uid=\(getuid())").count == 1
+        }
+    }
+}

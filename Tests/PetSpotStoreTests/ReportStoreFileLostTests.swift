@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PetSpotStore
+
+/// The database files changed under an open store, on a real SQLite file.
+@Suite("A database file changed under the store")
+struct ReportStoreFileLostTests {
+    enum Change: String, CaseIterable, Sendable {
+        case deleteAll, deleteFile, deleteWAL, replace, truncate, overwriteHeader
+    }
+
+    static func apply(_ change: Change, to path: String, directory: URL) throws {
+        let files = FileManager.default
+        switch change {
+        case .deleteAll:
+            for suffix in ["", "-wal", "-shm"] { try files.removeItem(atPath: path + suffix) }
+        case .deleteFile:
+            try files.removeItem(atPath: path)
+        case .deleteWAL:
+            try files.removeItem(atPath: path + "-wal")
+        case .replace:
+            // Another valid petspotd database, moved over this one as a restore would.
+            let other = directory.appendingPathComponent("other.sqlite").path
+            let store = try ReportStore(path: other)
+            try store.close()
+            #expect(rename(other, path) == 0)
+        case .truncate:
+            #expect(truncate(path, 0) == 0)
+        case .overwriteHeader:
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: Data(repeating: 0, count: 100))
+            try handle.close()
+        }
+    }
+
+    @Test("after the change no submit succeeds, reads fail too, and the error names no path to clients", arguments: Change.allCases)
+    func submitRefused(_ change: Change) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try ReportStore(path: path)
+            defer { try? store.close() }
+            _ = try await store.submit(sampleReport(1))
+            try Self.apply(change, to: path, directory: directory)
+
+            let error = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+            #expect(error?.kind == .fileLost)
+            #expect(error?.message.contains("/") == false)
+            #expect(error?.description.contains(path) == true)
+            // It stays lost: a read and a retry fail the same way.
+            let read = await #expect(throws: ReportStoreError.self) { try await store.count() }
+            #expect(read?.kind == .fileLost)
+            let retry = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+            #expect(retry?.kind == .fileLost)
+        }
+    }
+
+    @Test("a store left alone keeps working: checkpoints grow the file, never trip the check")
+    func checkpointsAreNotFaults() async throws {
+        try await withTemporaryStore { store in
+            // Enough photo pages to pass SQLite's automatic checkpoint (1000 pages) more than once.
+            let photo = StoredPhoto(mediaType: "image/jpeg", sha256: String(repeating: "cd", count: 32),
+                                    data: [UInt8](repeating: 0x5A, count: 1_500_000))
+            for number in 0..<6 { _ = try await store.submit(sampleReport(number, photo: photo)) }
+            #expect(try await store.count() == 6)
+        }
+    }
+}
