@@ -103,16 +103,36 @@ struct LimitsTests {
         #expect(tooBig[path: "values", "photo", "bytes"] == .int(limit))
     }
 
-    @Test("a client that never reads its answers is disconnected; others go on")
-    func slowReader() throws {
-        let daemon = try DaemonProcess(arguments: ["--limit", "maxPendingOutputBytes=65536"]).start()
-        let greedy = try daemon.connect(timeout: .seconds(5))
+    @Test("an answer far larger than the pending-output limit reaches a client that reads it, and the connection stays usable")
+    func largeAnswerUnderSmallLimit() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxPendingOutputBytes=65536", "--limit", "maxBatchSize=3000"]).start()
+        let conn = try daemon.connect()
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!.stringValue!
+        let get = #"{"id":1,"method":"flow.get","params":{"flowId":"\#(flowID)"}}"#
+        let batch = "[" + Array(repeating: get, count: 3000).joined(separator: ",") + "]\n"
+        // Twice, so that the second batch is taken only after the first has drained.
+        try conn.send(Array((batch + batch).utf8))
+        for _ in 0..<2 {
+            let line = try #require(try conn.readLine())
+            #expect(line.count > 2 * 1_048_576, "the answer should be several MiB; it is \(line.count) bytes")
+            let answers = try #require(try JSONParser.parse(line).arrayValue)
+            #expect(answers.count == 3000)
+            #expect(answers.allSatisfy { $0[path: "result", "flow", "id"] == .string(flowID) })
+        }
+        #expect(try conn.result("daemon.info")["name"] == "petspotd")
+        #expect(!daemon.log.contains("has not read its answers"))
+    }
+
+    @Test("a client that never reads its answers is closed after the stall timeout, with one line; others go on meanwhile")
+    func clientThatNeverReads() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxPendingOutputBytes=65536", "--limit", "stalledReaderTimeoutSeconds=2"]).start()
+        let greedy = try daemon.connect(timeout: .seconds(1))
         let flowID = try greedy.result("flow.start")[path: "flow", "id"]!.stringValue!
         let request = Array("{\"id\":1,\"method\":\"flow.get\",\"params\":{\"flowId\":\"\(flowID)\"}}\n".utf8)
         var batch: [UInt8] = []
         for _ in 0..<200 { batch += request }
-        // Write until the daemon hangs up; never read.
-        try waitUntil("the daemon to drop the connection that does not read", seconds: 30) {
+        // Writes until the daemon stops reading (the writes time out) or hangs up; never reads.
+        try waitUntil("the daemon to stop reading the client that does not read", seconds: 30) {
             do {
                 try greedy.send(batch)
                 return false
@@ -120,7 +140,24 @@ struct LimitsTests {
                 return true
             }
         }
-        #expect(daemon.log.contains("does not read its answers"))
+        // Held back, not yet closed: everyone else is served.
+        #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
+        try waitUntil("the stalled connection to be closed", seconds: 30) { daemon.log.contains("has not read its answers") }
+        #expect(daemon.log.components(separatedBy: "has not read its answers").count == 2)
+        // What was already sent can be read; then the connection ends.
+        var ended = false
+        while true {
+            do {
+                if try greedy.readLine() == nil {
+                    ended = true
+                    break
+                }
+            } catch {
+                ended = !error.description.contains("in time")
+                break
+            }
+        }
+        #expect(ended)
         #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
     }
 }

@@ -15,6 +15,13 @@ extension JSONValue {
 /// Walks a flow from start to submit with valid values; returns the flow id and the answer of submit.
 @discardableResult
 func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", locale: String = "en", description: String = "Brown collar") throws -> (flowID: String, submit: JSONValue) {
+    let id = try prepareReport(conn, chip: chip, locale: locale, description: description)
+    let submit = try conn.result("flow.submit", ["flowId": .string(id)])
+    return (id, submit)
+}
+
+/// Walks a flow from start to its review step with valid values, ready to submit; returns its id.
+func prepareReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", locale: String = "en", description: String = "Brown collar") throws -> String {
     let flow = try conn.result("flow.start", ["locale": .string(locale)])["flow"]!
     let id = flow["id"]!.stringValue!
     let flowID = JSONValue.string(id)
@@ -30,8 +37,7 @@ func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", 
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
     _ = try conn.result("flow.update", ["flowId": flowID, "values": ["contactPhone": "+48 (12) 345-67-89", "contactEmail": " owner@example.org "]])
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
-    let submit = try conn.result("flow.submit", ["flowId": flowID])
-    return (id, submit)
+    return id
 }
 
 struct NotAccepted: Error, CustomStringConvertible {
