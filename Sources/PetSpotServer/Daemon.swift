@@ -50,10 +50,10 @@ public final class Daemon: Sendable {
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
-            // The plain bootstrap (unlike its async form) does not back off when accept fails.
+            // Out of descriptors, accepting pauses rather than spins.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers(AcceptBackoff.handlers(logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)

@@ -22,12 +22,21 @@ enum FileDescriptorLimit {
         if soft >= needed {
             logger.info("raised the open-file limit for limits.maxConnections", metadata: ["from": "\(limit.rlim_cur)", "to": "\(soft)"])
         } else {
-            let fit = max(0, Int(soft) - headroom)
+            // What the daemon itself holds once serving is a few dozen descriptors at most.
+            let fit = max(0, Int(soft) - openDescriptors() - 24)
             logger.warning("limits.maxConnections cannot be reached with this open-file limit; raise LimitNOFILE (or ulimit -n)", metadata: [
                 "limit": "limits.maxConnections=\(maxConnections)", "openFileLimit": "\(soft)", "hardLimit": "\(limit.rlim_max)",
                 "needed": "\(needed)", "connectionsThatFit": "about \(fit)",
             ])
         }
+    }
+
+    private static func openDescriptors() -> Int {
+        guard let dir = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(dir) }
+        var count = -3  // ".", ".." and the directory's own descriptor
+        while readdir(dir) != nil { count += 1 }
+        return max(count, 0)
     }
 
     private static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }

@@ -160,4 +160,71 @@ struct LimitsTests {
         #expect(ended)
         #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
     }
+
+    @Test("at start the daemon raises its soft descriptor limit to fit maxConnections, as far as the hard limit allows")
+    func raisesDescriptorLimit() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=500"], launcher: ["/usr/bin/prlimit", "--nofile=64:4096", "--"]).start()
+        let pid = try #require(daemon.process?.processIdentifier)
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["564", "4096"])
+        #expect(daemon.log.contains("raised the open-file limit"))
+        #expect(!daemon.log.contains("cannot be reached"))
+    }
+
+    @Test("out of file descriptors: accepting pauses instead of spinning, and every waiting client is served once some free up")
+    func outOfDescriptors() throws {
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=64:64", "--"]).start()
+        let pid = try #require(daemon.process?.processIdentifier)
+        #expect(daemon.log.components(separatedBy: "limits.maxConnections cannot be reached").count == 2)
+        var waiting: [PetSpotConnection] = []
+        for _ in 0..<100 {
+            let conn = try daemon.connect()
+            try conn.send(line: #"{"id":1,"method":"daemon.info"}"#)
+            waiting.append(conn)
+        }
+        try waitUntil("the daemon to run out of descriptors") { daemon.log.contains("cannot accept connections") }
+
+        // While out of descriptors, the daemon waits rather than retrying in a loop.
+        let cpuBefore = try cpuSeconds(of: pid), start = Date()
+        let window = 2.0
+        while Date().timeIntervalSince(start) < window { usleep(50_000) }
+        let busy = (try cpuSeconds(of: pid) - cpuBefore) / Date().timeIntervalSince(start)
+        #expect(busy < 0.25, "the daemon used \(Int(busy * 100)) % of a core while it could not accept")
+        #expect(daemon.log.components(separatedBy: "cannot accept connections").count == 2, "one line per episode")
+
+        // Clients that got their answer leave, which frees descriptors for those still waiting;
+        // each of those gets an answer (or, refused, the end of the connection) in turn.
+        var served = 0
+        try waitUntil("every waiting client to be served", seconds: 60) {
+            waiting.removeAll { conn in
+                guard isReadable(conn) else { return false }
+                if let answer = try? conn.readValue() { #expect(answer[path: "result", "name"] == "petspotd" || answer.errorKind == "limitExceeded") }
+                served += 1
+                conn.close()
+                return true
+            }
+            return waiting.isEmpty
+        }
+        #expect(served == 100)
+        #expect(daemon.log.contains("accepting connections again"))
+        #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
+    }
+}
+
+/// User and system CPU time a process has used, from /proc/PID/stat.
+private func cpuSeconds(of pid: Int32) throws -> Double {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    // Fields after the command name (which may hold spaces): state is the first, utime the 12th.
+    let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
+    let ticks = Double(fields[11])! + Double(fields[12])!
+    return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Whether the daemon has sent something (or closed), without waiting.
+private func isReadable(_ conn: PetSpotConnection) -> Bool {
+    conn.withDescriptor { fd in
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
 }
