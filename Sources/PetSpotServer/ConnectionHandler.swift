@@ -1,16 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import PetSpotJSON
 import PetSpotProtocol
-
-/// Asks a connection to finish what it has in hand, then close: sent at shutdown.
-struct DrainAndCloseEvent {}
 
 /// Serves one client connection. Requests run one at a time in the order they came, so a
 /// pipelined `continue` never overtakes the photo update before it; the connection keeps
 /// reading ahead (bounded in count and bytes) while a slow request (location, disk, photo)
 /// runs off the event loop. Small requests that only touch memory are answered on the event
 /// loop directly, with one flush per read batch.
+///
+/// Answers a client has not read yet (`limits.maxPendingOutputBytes`) hold the connection
+/// back: it takes no new request until they drain, however large a single answer is. Only a
+/// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
@@ -23,27 +27,45 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let peer: Peer
     private let limits: DaemonConfiguration.Limits
     private let logger: Logger
+    /// The socket's SO_COOKIE, to find its descriptor at shutdown.
+    private let socketCookie: UInt64?
 
     /// Lines read but not yet taken in hand, and their size.
     private var waiting = CircularBuffer<LineFrame>()
     private var waitingBytes = 0
     /// A request of this connection is running off the event loop.
     private var busy = false
-    private var readingPaused = false
+    /// Too many lines wait: reading stops until half of them are answered.
+    private var queueFull = false
+    /// The client has not taken its answers: nothing new is taken in hand or read.
+    private var outputBlocked = false
+    private var reading = true
     private var closing = false
     /// The daemon is stopping: what is in hand is answered, anything newer is refused.
     private var draining = false
+    /// The input has ended (the client half-closed, or the daemon shut it when stopping).
+    private var inputClosed = false
+    private var inputShutdownRequested = false
+    private var drainDescriptors: [UInt64: CInt] = [:]
     private var wroteSinceFlush = false
     /// The newest answer handed to the channel: closing waits for it to reach the socket,
     /// since closing fails whatever is still queued.
     private var lastWrite: EventLoopFuture<Void>?
     private var closeStarted = false
+    private var runningWaiting = false
 
-    init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger) {
+    /// Watching a blocked connection for progress.
+    private var stallCheck: Scheduled<Void>?
+    private var lastProgress = NIODeadline.now()
+    private var bufferedAtCheck = 0
+    private var writtenSinceCheck = 0
+
+    init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
         self.router = router
         self.peer = peer
         self.limits = limits
         self.logger = logger
+        self.socketCookie = socketCookie
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -51,10 +73,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         waiting.append(frame)
         waitingBytes += frame.size
         runWaiting(context: context)
-        if !readingPaused, waiting.count >= limits.maxQueuedRequests || waitingBytes > limits.maxLineBytes {
+        if !queueFull, waiting.count >= limits.maxQueuedRequests || waitingBytes > limits.maxLineBytes {
             // Back-pressure: the client waits until its earlier requests are answered.
-            readingPaused = true
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            queueFull = true
+            updateReading(context: context)
         }
     }
 
@@ -64,12 +86,18 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
-            // Half-closed (`nc -N`, socat at EOF): answer everything, then close.
+            // Half-closed (`nc -N`, socat at EOF), or the input shut when stopping: answer
+            // everything, then close.
+            inputClosed = true
             closing = true
             closeIfDone(context: context)
-        } else if event is DrainAndCloseEvent {
+        } else if let event = event as? DrainAndCloseEvent {
             draining = true
             closing = true
+            drainDescriptors = event.descriptors
+            // Lines already read but not yet begun are refused from now on; keep reading so
+            // that what the client already sent is read and answered too.
+            updateReading(context: context)
             closeIfDone(context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
@@ -77,20 +105,82 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable {
-            // A client that does not read its answers must not make the daemon hold them all.
-            logger.warning("closing a connection whose client does not read its answers", metadata: [
-                "uid": "\(peer.uid)", "pid": "\(peer.pid)", "limit": "limits.maxPendingOutputBytes=\(limits.maxPendingOutputBytes)",
-            ])
-            closing = true
-            context.close(promise: nil)
+        if context.channel.isWritable {
+            outputBlocked = false
+            stallCheck?.cancel()
+            stallCheck = nil
+            updateReading(context: context)
+            runWaiting(context: context)
+            flushIfNeeded(context: context)
+        } else if !outputBlocked {
+            outputBlocked = true
+            updateReading(context: context)
+            watchForStall(context: context)
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stallCheck?.cancel()
+        stallCheck = nil
+        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         logger.debug("connection error", metadata: ["uid": "\(peer.uid)", "error": "\(error)"])
         context.close(promise: nil)
+    }
+
+    private func updateReading(context: ChannelHandlerContext) {
+        let wanted = !outputBlocked && !queueFull && !inputClosed
+        guard wanted != reading else { return }
+        reading = wanted
+        context.channel.setOption(ChannelOptions.autoRead, value: wanted).whenFailure { _ in }
+    }
+
+    // MARK: a client that does not read
+
+    /// Closes the connection once its pending answers have not gone down for the timeout.
+    private func watchForStall(context: ChannelHandlerContext) {
+        guard stallCheck == nil else { return }
+        lastProgress = .now()
+        bufferedAtCheck = bufferedBytes(context)
+        writtenSinceCheck = 0
+        scheduleStallCheck(context: context)
+    }
+
+    private func scheduleStallCheck(context: ChannelHandlerContext) {
+        let every = TimeAmount.nanoseconds(max(stallTimeout.nanoseconds / 4, 10_000_000))
+        stallCheck = context.eventLoop.assumeIsolated().scheduleTask(in: every) { [self] in
+            stallCheck = nil
+            checkForStall(context: context)
+        }
+    }
+
+    private var stallTimeout: TimeAmount { .seconds(Int64(limits.stalledReaderTimeoutSeconds)) }
+
+    private func checkForStall(context: ChannelHandlerContext) {
+        guard outputBlocked, context.channel.isActive else { return }
+        let buffered = bufferedBytes(context)
+        let now = NIODeadline.now()
+        // Answers added since the last look count: bytes went out if fewer remain than that.
+        if buffered < bufferedAtCheck + writtenSinceCheck { lastProgress = now }
+        bufferedAtCheck = buffered
+        writtenSinceCheck = 0
+        guard now - lastProgress >= stallTimeout else {
+            scheduleStallCheck(context: context)
+            return
+        }
+        logger.warning("closing a connection whose client has not read its answers", metadata: [
+            "uid": "\(peer.uid)", "pid": "\(peer.pid)", "unsentBytes": "\(buffered)",
+            "limit": "limits.stalledReaderTimeoutSeconds=\(limits.stalledReaderTimeoutSeconds)",
+        ])
+        closing = true
+        context.close(promise: nil)
+    }
+
+    private func bufferedBytes(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
     }
 
     // MARK: one request at a time
@@ -103,13 +193,17 @@ final class ConnectionHandler: ChannelInboundHandler {
             waitingBytes = 0
             return
         }
-        while !busy, let frame = waiting.popFirst() {
+        // Writability can change inside a write; the loop below sees the new state.
+        guard !runningWaiting else { return }
+        runningWaiting = true
+        defer { runningWaiting = false }
+        while !busy, !outputBlocked, let frame = waiting.popFirst() {
             waitingBytes -= frame.size
             take(frame, context: context)
         }
-        if readingPaused, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2, !closing {
-            readingPaused = false
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        if queueFull, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2 {
+            queueFull = false
+            updateReading(context: context)
         }
         closeIfDone(context: context)
     }
@@ -158,6 +252,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let answer, context.channel.isActive else { return }
         var bytes = JSONWriter.bytes(answer)
         bytes.append(UInt8(ascii: "\n"))
+        writtenSinceCheck += bytes.count
         lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
         wroteSinceFlush = true
     }
@@ -171,6 +266,14 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func closeIfDone(context: ChannelHandlerContext) {
         guard closing, !busy, waiting.isEmpty, !closeStarted, context.channel.isActive else { return }
+        if draining, !inputClosed {
+            // Lines the client sent before this moment are read, and answered `shuttingDown`;
+            // its later writes fail at once (EPIPE) instead of going unread. The end of input
+            // comes back as `inputClosed`, and the connection closes then.
+            if inputShutdownRequested { return }
+            inputShutdownRequested = true
+            if let cookie = socketCookie, let fd = drainDescriptors[cookie], shutdown(fd, CInt(SHUT_RD)) == 0 { return }
+        }
         closeStarted = true
         flushIfNeeded(context: context)
         guard let lastWrite else {

@@ -1,10 +1,24 @@
 import NIOCore
 import Synchronization
 
+/// Asks a connection to finish what it has in hand, then close: sent at shutdown. The
+/// descriptors let the connection shut its input, so that every line its client sent before
+/// is read and answered, and none is left unread in the socket when it closes.
+struct DrainAndCloseEvent: Sendable {
+    let descriptors: [UInt64: CInt]
+}
+
 /// The open client connections: counted against the connection limit, and asked to drain
 /// and close at shutdown.
 final class ConnectionTracker: Sendable {
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private struct State {
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        var draining = false
+        /// Completed once draining has begun and the last connection has closed.
+        var allClosed: EventLoopPromise<Void>?
+    }
+
+    private let state = Mutex(State())
     /// Changes on reload; connections already open stay.
     let maxConnections: Atomic<Int>
 
@@ -16,29 +30,45 @@ final class ConnectionTracker: Sendable {
     func admit(_ channel: any Channel) -> Bool {
         let key = ObjectIdentifier(channel)
         let limit = maxConnections.load(ordering: .relaxed)
-        let admitted = channels.withLock { table -> Bool in
-            guard table.count < limit else { return false }
-            table[key] = channel
+        let admitted = state.withLock { state -> Bool in
+            guard state.channels.count < limit else { return false }
+            state.channels[key] = channel
             return true
         }
         if admitted {
             channel.closeFuture.whenComplete { [self] _ in
-                _ = channels.withLock { $0.removeValue(forKey: key) }
+                let finished = state.withLock { state -> EventLoopPromise<Void>? in
+                    state.channels.removeValue(forKey: key)
+                    guard state.draining, state.channels.isEmpty else { return nil }
+                    defer { state.allClosed = nil }
+                    return state.allClosed
+                }
+                finished?.succeed(())
             }
         }
         return admitted
     }
 
-    var count: Int { channels.withLock { $0.count } }
+    var count: Int { state.withLock { $0.channels.count } }
 
-    /// Asks every connection to answer what it has and close. Returns once every connection
-    /// has been told, with a future that completes when all are closed.
-    func drainAll(on loop: any EventLoop) async -> EventLoopFuture<Void> {
-        let open = channels.withLock { Array($0.values) }
-        let told = open.map { channel in
-            channel.eventLoop.submit { channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent()) }
+    var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// Asks every connection to answer what it has and close, including one accepted while
+    /// this runs (see `isDraining`). The future completes when all are closed.
+    func drainAll(on loop: any EventLoop) -> EventLoopFuture<Void> {
+        let promise = loop.makePromise(of: Void.self)
+        let open = state.withLock { state -> [any Channel] in
+            state.draining = true
+            if state.channels.isEmpty { return [] }
+            state.allClosed = promise
+            return Array(state.channels.values)
         }
-        _ = try? await EventLoopFuture.andAllComplete(told, on: loop).get()
-        return EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: loop)
+        if open.isEmpty {
+            promise.succeed(())
+            return promise.futureResult
+        }
+        let event = DrainAndCloseEvent(descriptors: SocketCookie.descriptors())
+        for channel in open { channel.pipeline.fireUserInboundEventTriggered(event) }
+        return promise.futureResult
     }
 }

@@ -49,8 +49,16 @@ public final class Daemon: Sendable {
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 
+        FileDescriptorLimit.ensure(maxConnections: limits.maxConnections, logger: logger)
+
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            // Out of descriptors, accepting pauses rather than spins.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 // Read per connection, so a reload applies to every connection opened after it.
@@ -64,14 +72,18 @@ public final class Daemon: Sendable {
                         try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
                     }
                 }
-                return PeerCredentials.read(from: channel).flatMapThrowing { peer in
+                return PeerCredentials.read(from: channel).and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
                     let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
                     try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
                     let handlers: [any ChannelHandler] = [
                         ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes)),
-                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger),
+                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie),
                     ]
                     try channel.pipeline.syncOperations.addHandlers(handlers)
+                    // Accepted while the daemon began to stop: drained like the others.
+                    if tracker.isDraining {
+                        channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent(descriptors: SocketCookie.descriptors()))
+                    }
                 }
             }
 
@@ -204,6 +216,9 @@ public final class Daemon: Sendable {
         services.replace(with: new)
         services.registry.update(limits: Self.registryLimits(configuration.limits))
         tracker.maxConnections.store(configuration.limits.maxConnections, ordering: .relaxed)
+        if configuration.limits.maxConnections > old.limits.maxConnections {
+            FileDescriptorLimit.ensure(maxConnections: configuration.limits.maxConnections, logger: logger)
+        }
         if new.location !== current.location {
             for case let provider as GpsdProvider in current.location.providers where !new.location.providers.contains(where: { ($0 as? GpsdProvider) === provider }) {
                 provider.stop()
@@ -228,7 +243,7 @@ public final class Daemon: Sendable {
         try? await serverChannel.close()
         expiryTask.cancel()
         faultFlushTask.cancel()
-        let drained = await tracker.drainAll(on: group.next())
+        let drained = tracker.drainAll(on: group.next())
         logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
         // Whichever comes first: every connection closed, or the grace period over.
         await Self.wait(for: drained, atMost: grace)

@@ -42,6 +42,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxFlows = 100_000
         public var maxConnections = 1_024
         public var maxPendingOutputBytes = 4 * 1024 * 1024
+        /// A connection whose answers wait unsent takes no new request; one that takes none of
+        /// them for this long is closed.
+        public var stalledReaderTimeoutSeconds = 30
         public var maxQueuedRequests = 1_024
         public var maxBatchSize = 100
         public var maxJSONDepth = 64
@@ -124,6 +127,7 @@ extension DaemonConfiguration {
         ("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
         ("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
         ("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
+        ("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),
         ("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
         ("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
         ("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),

@@ -112,6 +112,7 @@ public struct RequestRouter: Sendable {
                 "maxFlows": .int(limits.maxFlows),
                 "maxConnections": .int(limits.maxConnections),
                 "maxPendingOutputBytes": .int(limits.maxPendingOutputBytes),
+                "stalledReaderTimeoutSeconds": .int(limits.stalledReaderTimeoutSeconds),
                 "maxQueuedRequests": .int(limits.maxQueuedRequests),
                 "maxBatchSize": .int(limits.maxBatchSize),
                 "maxJSONDepth": .int(limits.maxJSONDepth),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PetSpotClient
 import PetSpotJSON
 import Testing
@@ -64,6 +65,107 @@ struct DurabilityTests {
         #expect(try conn.readLine() == nil)
         try waitUntil("the daemon to exit") { daemon.process?.isRunning == false }
         #expect(daemon.process?.terminationStatus == 0)
+    }
+
+    @Test("SIGTERM with pipelined lines on several connections: every line sent before it is answered")
+    func sigtermAnswersEveryLineSent() throws {
+        // A slow request holds each connection while it stops, and a short queue with long
+        // lines leaves most of them unread in the socket when the signal comes.
+        let daemon = try DaemonProcess(arguments: ["--simulated-mode", "no-fix", "--limit", "maxQueuedRequests=2"]).start()
+        var connections: [(conn: PetSpotConnection, sent: [String])] = []
+        for c in 0..<4 {
+            let conn = try daemon.connect()
+            let flows = try (0..<3).map { f in try prepareReport(conn, chip: "\(200_000 + c * 10 + f)") }
+            var lines: [(id: String, line: String)] = []
+            func submit(_ f: Int) {
+                lines.append(("c\(c)-submit-\(f)", #"{"id":"c\#(c)-submit-\#(f)","method":"flow.submit","params":{"flowId":"\#(flows[f])"}}"#))
+            }
+            submit(0)
+            lines.append(("c\(c)-slow", #"{"id":"c\#(c)-slow","method":"location.current","params":{"timeoutMs":1500}}"#))
+            for l in 0..<4 {
+                let id = "c\(c)-long-\(l)-" + String(repeating: "x", count: 30_000)
+                lines.append((id, #"{"id":"\#(id)","method":"daemon.info"}"#))
+            }
+            submit(1)
+            submit(2)
+            connections.append((conn, lines.map(\.id)))
+            // One write: every line is in the daemon's socket before the signal.
+            try conn.send(Array(lines.map { $0.line + "\n" }.joined().utf8))
+        }
+        daemon.signal(SIGTERM)
+
+        var acknowledged: [JSONValue] = []
+        for (conn, sent) in connections {
+            var answered: [String] = []
+            while let answer = try? conn.readValue() {
+                let id = try #require(answer["id"]?.stringValue, "an answer without its id: \(JSONWriter.string(answer))")
+                answered.append(id)
+                #expect(answer["result"] != nil || answer.errorKind == "shuttingDown", "\(id): \(JSONWriter.string(answer))")
+                if let report = answer[path: "result", "report", "id"] { acknowledged.append(report) }
+            }
+            let inOrder = answered == sent
+            #expect(inOrder, "answered \(answered.count) of \(sent.count): \(answered.map { String($0.prefix(16)) })")
+            // Once the daemon has shut the connection's input, a late line fails at once.
+            #expect(throws: ClientError.self) { try conn.send(line: #"{"id":"late","method":"daemon.info"}"#) }
+        }
+        try waitUntil("the daemon to exit") { daemon.process?.isRunning == false }
+        #expect(daemon.process?.terminationStatus == 0)
+
+        try daemon.start()
+        let after = try daemon.connect()
+        for report in acknowledged {
+            #expect(try after.result("reports.get", ["reportId": report])[path: "report", "id"] == report)
+        }
+    }
+
+    @Test("SIGTERM under submit load from clients that come and go: every stored report was acknowledged")
+    func sigtermUnderLoad() throws {
+        let daemon = try DaemonProcess().start()
+        let submitted = Mutex<Set<String>>([])
+        let acknowledged = Mutex<Set<String>>([])
+        let started = Atomic<Int>(0)
+        let socketPath = daemon.socketPath
+        var threads: [Thread] = []
+        let done = Atomic<Int>(0)
+        for _ in 0..<8 {
+            let thread = Thread {
+                defer { done.add(1, ordering: .relaxed) }
+                // Each report on a connection of its own, as the command-line client does.
+                while true {
+                    guard let conn = try? PetSpotConnection(socketPath: socketPath, timeout: .seconds(30)),
+                          let flow = try? prepareReport(conn)
+                    else { return }
+                    submitted.withLock { _ = $0.insert(flow) }
+                    started.add(1, ordering: .relaxed)
+                    guard case .success(let answer)? = try? conn.call("flow.submit", ["flowId": .string(flow)]) else { return }
+                    if answer[path: "report", "id"] != nil { acknowledged.withLock { _ = $0.insert(flow) } }
+                }
+            }
+            threads.append(thread)
+            thread.start()
+        }
+        try waitUntil("some submits under way") { started.load(ordering: .relaxed) >= 40 }
+        daemon.signal(SIGTERM)
+        try waitUntil("every client to finish", seconds: 30) { done.load(ordering: .relaxed) == 8 }
+        try waitUntil("the daemon to exit") { daemon.process?.isRunning == false }
+        #expect(daemon.process?.terminationStatus == 0)
+
+        try daemon.start()
+        let after = try daemon.connect()
+        var stored: Set<String> = []
+        var cursor: JSONValue = .null
+        repeat {
+            var params: JSONObject = ["limit": 100]
+            if cursor != .null { params["cursor"] = cursor }
+            let page = try after.result("reports.list", params)
+            for report in page["reports"]!.arrayValue! { stored.insert(report["flowId"]!.stringValue!) }
+            cursor = page["cursor"]!
+        } while cursor != .null
+        let acked = acknowledged.withLock { $0 }
+        #expect(stored.isSubset(of: submitted.withLock { $0 }))
+        // A report stored without its answer reaching the client is an acknowledgement lost.
+        #expect(stored.subtracting(acked).isEmpty, "stored but never acknowledged: \(stored.subtracting(acked).sorted())")
+        #expect(acked.isSubset(of: stored))
     }
 
     @Test("an idle flow expires after the configured time; a used one does not")

@@ -30,6 +30,15 @@ struct DaemonConfigurationTests {
         #expect(Set(keys) == Set(DaemonConfiguration.knownKeys))
     }
 
+    @Test("the service unit's LimitNOFILE fits the default limits.maxConnections")
+    func unitDescriptorLimit() throws {
+        let unit = try String(contentsOfFile: URL(fileURLWithPath: Self.checkoutConfig).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("systemd/petspotd.service").path, encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("LimitNOFILE=") })
+        let limit = try #require(Int(line.dropFirst("LimitNOFILE=".count)))
+        #expect(limit >= DaemonConfiguration().limits.maxConnections + FileDescriptorLimit.headroom)
+    }
+
     @Test("docs/OPERATIONS.md documents every key")
     func everyKeyDocumented() throws {
         let operations = URL(fileURLWithPath: Self.checkoutConfig).deletingLastPathComponent().deletingLastPathComponent()
