@@ -21,11 +21,13 @@ let package = Package(
         .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON"]),
         // JSON-RPC 2.0 envelopes, error kinds and parameter readers, shared by daemon and client.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
+        // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
+        .target(name: "PetSpotSystem"),
         // libgps, the gpsd client library, behind a small shim (Sources/CGPS/petspot_gps.h).
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
-            "PetSpotFlow", "CGPS",
+            "PetSpotFlow", "PetSpotSystem", "CGPS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite.
@@ -42,11 +44,11 @@ let package = Package(
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
         .executableTarget(name: "petspotd", dependencies: [
-            "PetSpotServer",
+            "PetSpotServer", "PetSpotFlow", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
-            "PetSpotClient", "PetSpotJSON",
+            "PetSpotClient", "PetSpotJSON", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
@@ -55,6 +57,7 @@ let package = Package(
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
         .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",

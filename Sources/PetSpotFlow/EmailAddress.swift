@@ -1,5 +1,3 @@
-import Foundation
-
 /// A contact email address, checked only as far as a typo can be caught without sending mail:
 /// one `@`, a non-empty local part, a domain with a dot, no spaces.
 public struct EmailAddress: Sendable, Hashable {
@@ -15,7 +13,7 @@ public struct EmailAddress: Sendable, Hashable {
     public let normalized: String
 
     public init(parsing input: String) throws(Problem) {
-        let address = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = input.trimming(.whitespacesAndNewlines)
         guard address.count <= EmailAddress.maxLength else { throw .tooLong }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty else {

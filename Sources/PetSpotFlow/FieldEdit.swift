@@ -1,4 +1,3 @@
-import Foundation
 import PetSpotJSON
 
 /// One member of a `flow.update` `values` object that passed the protocol checks (known

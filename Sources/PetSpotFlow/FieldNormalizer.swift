@@ -1,5 +1,3 @@
-import Foundation
-
 /// The rules of each field: an edit either becomes the stored, normalised value, or is refused
 /// with the issue that makes it wrong whatever else the flow holds.
 enum FieldNormalizer {
@@ -93,6 +91,6 @@ enum FieldNormalizer {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        text.trimming(.whitespacesAndNewlines)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a base64 upload into a `Photo`, deciding the image type from the bytes themselves.
 public enum PhotoDecoder {
@@ -59,7 +59,7 @@ public enum PhotoDecoder {
     static func filenameHint(_ hint: String?) -> String? {
         guard let hint else { return nil }
         let name = hint.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimming(.whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : String(trimmed.prefix(maxFilenameLength))
     }
 

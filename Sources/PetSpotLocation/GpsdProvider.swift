@@ -1,9 +1,10 @@
 import CGPS
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotSystem
 import Synchronization
 
 /// Real fixes from gpsd through libgps.
@@ -72,9 +73,7 @@ public final class GpsdProvider: LocationProvider {
         self.monotonicNanos = monotonicNanos
         self.now = now
         self.state = Mutex(WatchState())
-        let thread = Thread { [self] in watch() }
-        thread.name = "petspotd-gpsd"
-        thread.start()
+        DetachedThread.start(named: "petspotd-gpsd") { [self] in watch() }
     }
 
     private var endpoint: String { "\(settings.host):\(settings.port)" }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
@@ -284,17 +284,17 @@ public final class Daemon: Sendable {
     static func makeRuntimeSettings(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
                                     reusing previous: LocationService?) throws(ConfigurationError) -> RuntimeSettings
     {
-        let zone: TimeZone
+        let calendar: LocalCalendar
         if let name = c.timeZone {
-            guard let z = TimeZone(identifier: name) else { throw ConfigurationError("timeZone: unknown time zone \"\(name)\"") }
-            zone = z
+            guard let known = LocalCalendar(zone: name) else { throw ConfigurationError("timeZone: unknown time zone \"\(name)\"") }
+            calendar = known
         } else {
-            zone = TimeZone.current
+            calendar = .system
         }
         // Without any configuration file there is no species file beside it either.
         let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
         let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
-        return RuntimeSettings(configuration: c, location: location, species: species, timeZone: zone)
+        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar)
     }
 
     private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {

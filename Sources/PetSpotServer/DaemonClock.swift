@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import PetSpotFlow
 
 /// The daemon's only sources of time, handed in so tests can set them.
@@ -22,9 +25,8 @@ public struct DaemonClock: Sendable {
         }
     )
 
-    /// Today's date by `calendar` (which carries the zone).
-    public func today(in calendar: Calendar) -> CalendarDate {
-        let parts = calendar.dateComponents([.year, .month, .day], from: now())
-        return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    /// Today's date in `calendar`'s zone.
+    public func today(in calendar: LocalCalendar) -> CalendarDate {
+        calendar.day(of: now())
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import PetSpotJSON
 
 /// Every setting of the daemon, with its default. Read from a JSON file whose keys are the
@@ -247,7 +250,7 @@ struct SettingReader {
     func timeZone(_ v: JSONValue) throws(ConfigurationError) -> String? {
         if v.isNull { return nil }
         let s = try string(v)
-        guard TimeZone(identifier: s) != nil else { throw fail("unknown time zone \"\(s)\"") }
+        guard LocalCalendar.isKnownZone(s) else { throw fail("unknown time zone \"\(s)\"") }
         return s
     }
 
@@ -320,8 +323,8 @@ public enum SettingParsers {
 }
 
 func describe(_ error: any Error) -> String {
-    if let posix = error as? CocoaError, let underlying = posix.userInfo[NSUnderlyingErrorKey] as? NSError {
-        return String(cString: strerror(Int32(underlying.code)))
+    if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+        return String(cString: strerror(posix.code.rawValue))
     }
-    return (error as NSError).localizedDescription
+    return "\(error)"
 }

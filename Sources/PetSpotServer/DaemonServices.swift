@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PetSpotFlow
 import PetSpotLocation
 import PetSpotStore
@@ -9,15 +9,13 @@ public struct RuntimeSettings: Sendable {
     public let configuration: DaemonConfiguration
     public let location: LocationService
     public let species: SpeciesCatalog
-    /// Gregorian, in the configured zone: built once here rather than for every request.
-    public let calendar: Calendar
+    /// The configured zone's calendar, for "today".
+    public let calendar: LocalCalendar
 
-    public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, timeZone: TimeZone) {
+    public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, calendar: LocalCalendar) {
         self.configuration = configuration
         self.location = location
         self.species = species
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
         self.calendar = calendar
     }
 }

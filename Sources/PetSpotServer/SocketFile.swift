@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The socket's path on disk: never take over the socket of a daemon that is still serving,
 /// and clear away one left behind by a daemon that died.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// CSV as RFC 4180 writes it: records end in CRLF, and a field holding a comma, a double
 /// quote, CR or LF is quoted, with its quotes doubled.
 enum CSVWriter {
@@ -10,6 +8,6 @@ enum CSVWriter {
     static func field(_ text: String) -> String {
         let needsQuotes = text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
         guard needsQuotes else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }

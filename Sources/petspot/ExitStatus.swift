@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PetSpotSystem
 
 /// The exit codes of `petspot`, from sysexits.h where one fits, so scripts can tell a refused
 /// request from a daemon that is not there.
@@ -23,11 +24,15 @@ func fail(_ line: String, code: Int32) -> Never {
 /// write(2) on stderr, ignoring failure: safe from any thread, and when the terminal is gone
 /// (SIGHUP) there is nobody left to tell.
 func writeToStandardError(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        bytes = bytes.dropFirst(written)
+    try? FileDescriptorIO.write(STDERR_FILENO, text)
+}
+
+/// write(2) on stdout, unbuffered: a prompt shows before the program waits, and a pipe sees each
+/// line at once. Output that cannot be written (a full disk) ends the program with a failure.
+func writeToStandardOutput(_ text: String) {
+    do {
+        try FileDescriptorIO.write(STDOUT_FILENO, text)
+    } catch {
+        fail("petspot: cannot write to standard output: \(error)", code: ExitStatus.failure)
     }
 }

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PetSpotJSON
 
 /// `petspot location`: where the daemon says we are, once or as it changes.
@@ -95,7 +95,7 @@ struct LocationCommand: ParsableCommand {
             if key != last {
                 last = key
                 let line = json ? JSONWriter.string(location) : Self.watchLine(location)
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                writeToStandardOutput(line + "\n")
             }
             usleep(useconds_t(intervalMs) * 1000)
         }
@@ -124,8 +124,6 @@ struct LocationCommand: ParsableCommand {
     }
 
     private static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date())
+        Date().formatted(Date.ISO8601FormatStyle())
     }
 }

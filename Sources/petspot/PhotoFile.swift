@@ -1,23 +1,24 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import PetSpotJSON
+import PetSpotSystem
 
 /// An image file read for `flow.update`: the daemon takes a photo as base64 and decides its
 /// type by its bytes, so the client only reads and encodes.
 struct PhotoFile {
     let path: String
-    let bytes: Data
+    let bytes: [UInt8]
 
     /// The file's name without its folders, sent as the daemon's `filename` hint.
-    var filename: String { (path as NSString).lastPathComponent }
+    var filename: String { path.split(separator: "/").last.map(String.init) ?? path }
 
     /// Characters of the base64 text: what the request line will carry.
     var encodedSize: Int { (bytes.count + 2) / 3 * 4 }
 
     var uploadJSON: JSONValue {
-        ["data": .string(bytes.base64EncodedString()), "filename": .string(filename)]
+        ["data": .string(Data(bytes).base64EncodedString()), "filename": .string(filename)]
     }
 
     struct Unreadable: Error {
@@ -30,14 +31,14 @@ struct PhotoFile {
         let path = resolve(typed, home: environment["HOME"])
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw Unreadable(reason: "not a regular file") }
         do {
-            return PhotoFile(path: path, bytes: try handle.readToEnd() ?? Data())
+            return PhotoFile(path: path, bytes: try FileDescriptorIO.readToEnd(fd))
         } catch {
-            throw Unreadable(reason: "\(error.localizedDescription)")
+            throw Unreadable(reason: error.description)
         }
     }
 
@@ -46,7 +47,7 @@ struct PhotoFile {
         if path.count >= 2, let first = path.first, first == "'" || first == "\"", path.last == first {
             path = String(path.dropFirst().dropLast())
         }
-        path = path.replacingOccurrences(of: "\\ ", with: " ")
+        path = path.replacing("\\ ", with: " ")
         if let home, path == "~" || path.hasPrefix("~/") {
             path = home + path.dropFirst()
         }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import Foundation
 import PetSpotClient
 
 /// `petspot report`: files a missing-pet report the way the phone app does, one screen at a time.

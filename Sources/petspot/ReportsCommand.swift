@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PetSpotClient
 
 /// `petspot reports`: the reports you have submitted.

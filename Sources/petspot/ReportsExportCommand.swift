@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PetSpotJSON
 
 /// `petspot reports export`: every report of yours, for a spreadsheet or another program.
@@ -59,6 +58,6 @@ struct ReportsExportCommand: ParsableCommand {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeToStandardOutput(text)
     }
 }

@@ -237,7 +237,7 @@ struct ScreenRenderer {
         }
         for detail in notice.details {
             // "command   meaning": a long meaning continues under itself.
-            let hanging = detail.range(of: "  ").map { range in
+            let hanging = detail.firstRange(of: "  ").map { range in
                 detail.distance(from: detail.startIndex, to: range.lowerBound) + detail[range.lowerBound...].prefix { $0 == " " }.count
             } ?? 0
             let lines = TextLayout.wrap(String(detail.dropFirst(hanging)), width: max(width - 5 - hanging, 20))

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import PetSpotSystem
 
 /// What the program can do with the terminal it runs in, decided once at start.
 struct Terminal {
@@ -64,7 +65,7 @@ enum SignalWatcher {
         guard pipe(&ends) == 0 else { return }
         writeEnd = ends[1]
         let readEnd = ends[0]
-        Thread {
+        DetachedThread.start(named: "petspot-signals") {
             var number: UInt8 = 0
             while true {
                 let n = read(readEnd, &number, 1)
@@ -76,7 +77,7 @@ enum SignalWatcher {
                     return
                 }
             }
-        }.start()
+        }
         for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in

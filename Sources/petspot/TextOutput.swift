@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where `petspot report` writes: stdout, or a buffer in a test.
 protocol TextOutput: AnyObject {
     func write(_ text: String)
@@ -8,7 +6,7 @@ protocol TextOutput: AnyObject {
 /// stdout without buffering, so a prompt shows before the program waits for its answer.
 final class StandardOutput: TextOutput {
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeToStandardOutput(text)
     }
 }
 

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
+import PetSpotFlow
 import PetSpotServer
+import PetSpotSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -131,7 +133,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             c.databasePath = database
         }
         if let locationProviders {
-            let names = locationProviders.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let names = locationProviders.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming(.whitespaces) }
             if let problem = SettingParsers.providersProblem(names) { throw flag("location-providers", problem) }
             c.locationProviders = names
         }
@@ -152,10 +154,10 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             let parts = simulatedPosition.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else { throw flag("simulated-position", "\"\(simulatedPosition)\" is not LAT,LON, e.g. 52.22968,21.01223") }
             if let problem = SettingParsers.positionProblem(latitude: parts[0], longitude: parts[1]) { throw flag("simulated-position", problem) }
-            c.simulatedPosition = .init(latitude: parts[0].trimmingCharacters(in: .whitespaces), longitude: parts[1].trimmingCharacters(in: .whitespaces))
+            c.simulatedPosition = .init(latitude: parts[0].trimming(.whitespaces), longitude: parts[1].trimming(.whitespaces))
         }
         if let timeZone {
-            guard TimeZone(identifier: timeZone) != nil else { throw flag("time-zone", "unknown time zone \"\(timeZone)\"") }
+            guard LocalCalendar.isKnownZone(timeZone) else { throw flag("time-zone", "unknown time zone \"\(timeZone)\"") }
             c.timeZone = timeZone
         }
         if let logLevel {
@@ -197,7 +199,7 @@ func pinMallocMmapThreshold(bytes: Int32) {
 }
 
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    try? FileDescriptorIO.write(STDERR_FILENO, line + "\n")
 }
 
 /// Signals as an async sequence, delivered through Dispatch rather than a handler that may

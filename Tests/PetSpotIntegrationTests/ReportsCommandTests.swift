@@ -124,6 +124,17 @@ struct ReportsCommandTests {
         #expect(tricky["contactPhone"] == "+48123456789")
     }
 
+    @Test("export that cannot be written (a full disk) fails with the reason, not a crash")
+    func exportToFullDisk() throws {
+        let daemon = try DaemonProcess().start()
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let result = try runProgram(Paths.petspot, ["reports", "export", "--format", "csv", "--socket", daemon.socketPath],
+                                    standardOutput: full)
+        #expect(result.status == 1)
+        #expect(result.stderr == "petspot: cannot write to standard output: No space left on device\n")
+    }
+
     /// A strict RFC 4180 reader: CRLF between records, quoted fields with doubled quotes.
     static func parseCSV(_ text: String) -> [[String]] {
         var rows: [[String]] = [], row: [String] = [], field = ""

@@ -133,6 +133,7 @@ struct ISO8601Tests {
         (1_709_251_199.9, "2024-02-29T23:59:59Z"),
         (-1, "1969-12-31T23:59:59Z"),
         (4_102_444_800, "2100-01-01T00:00:00Z"),
+        (1_795_000_047.999, "2026-11-18T11:07:27Z"),
     ])
     func civil(seconds: Double, text: String) {
         #expect(ISO8601.string(Date(timeIntervalSince1970: seconds)) == text)

@@ -148,21 +148,23 @@ final class DaemonProcess {
     }
 }
 
-/// Runs a program to its end, feeding `input`; returns exit status and output.
+/// Runs a program to its end, feeding `input`; returns exit status and output. A given
+/// `standardOutput` replaces the captured stdout (which is then "").
 @discardableResult
-func runProgram(_ path: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+func runProgram(_ path: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+                standardOutput: FileHandle? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe(), inPipe = Pipe()
-    process.standardOutput = out
+    if let standardOutput { process.standardOutput = standardOutput } else { process.standardOutput = out }
     process.standardError = err
     process.standardInput = inPipe
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inPipe.fileHandleForWriting.close()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stdout = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))

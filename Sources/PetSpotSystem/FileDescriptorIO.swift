@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole reads and writes on a file descriptor with read(2) and write(2): what the programs
+/// need of FileHandle, which FoundationEssentials does not have.
+public enum FileDescriptorIO {
+    /// Writes all of `text` as UTF-8, carrying on after a short write or EINTR.
+    public static func write(_ fd: Int32, _ text: String) throws(SystemError) {
+        var text = text
+        let failure = text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+        if failure != 0 { throw SystemError(errno: failure) }
+    }
+
+    /// Opens `path` for writing (it must exist), writes `text` and closes it.
+    public static func writeFile(_ path: String, _ text: String) throws(SystemError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError(errno: errno) }
+        defer { close(fd) }
+        try write(fd, text)
+    }
+
+    /// Reads until end of file.
+    public static func readToEnd(_ fd: Int32) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.append(contentsOf: chunk[..<n])
+            } else if n == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw SystemError(errno: errno)
+            }
+        }
+    }
+
+    /// 0 when every byte went out, else the errno that stopped it.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return n < 0 ? errno : EIO
+            }
+        }
+        return 0
+    }
+}
