@@ -50,6 +50,11 @@ def ask(conn, line):
         data += chunk
     return data
 
+def show(title, top, after):
+    print(title)
+    print(f"  peak RSS                      {top:8.1f} MiB")
+    print(f"  RSS after                     {after:8.1f} MiB   ({after - idle:+.1f} MiB from idle)")
+
 def settle():
     """Waits until RSS stops falling (no change over 1 s), at most 10 s."""
     last, deadline = rss(), time.time() + 10
@@ -84,9 +89,7 @@ for t in threads: t.start()
 for t in threads: t.join()
 top = peak()
 after = settle()
-print(f"huge lines: {huge_connections} connections x {huge_lines} lines of ~16 MiB")
-print(f"  peak RSS                      {top:8.1f} MiB")
-print(f"  RSS after                     {after:8.1f} MiB   ({after - idle:+.1f} MiB from idle)")
+show(f"huge lines: {huge_connections} connections x {huge_lines} lines of ~16 MiB", top, after)
 
 # 2. A flood of connections, all open at once, each asking daemon.info; three rounds, so that
 # growth that stays is told apart from memory kept once for reuse.
@@ -102,7 +105,5 @@ for round in range(1, 4):
     for c in conns: c.close()
     top = peak()
     after = settle()
-    print(f"flood {round}: {flood} connections at once ({answered} answered)")
-    print(f"  peak RSS                      {top:8.1f} MiB")
-    print(f"  RSS after                     {after:8.1f} MiB   ({after - idle:+.1f} MiB from idle)")
+    show(f"flood {round}: {flood} connections at once ({answered} answered)", top, after)
 PY

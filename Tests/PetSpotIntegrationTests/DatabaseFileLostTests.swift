@@ -9,20 +9,6 @@ import Testing
 /// at the path itself no longer holds it (the one who deleted or replaced it took it away).
 @Suite("The database file changed under a running daemon", .serialized)
 struct DatabaseFileLostTests {
-    /// Every report of this user, newest first.
-    static func allReports(_ conn: PetSpotConnection) throws -> [String] {
-        var ids: [String] = []
-        var cursor: JSONValue = .null
-        repeat {
-            var params: JSONObject = ["limit": 100]
-            if cursor != .null { params["cursor"] = cursor }
-            let page = try conn.result("reports.list", params)
-            ids += page["reports"]!.arrayValue!.map { $0["id"]!.stringValue! }
-            cursor = page["cursor"]!
-        } while cursor != .null
-        return ids
-    }
-
     /// A submit after the change: storageFailed, no report id, no path; logged with who and what.
     static func expectSubmitRefused(_ daemon: DaemonProcess, _ conn: PetSpotConnection, because reason: String) throws {
         let flowID = try prepareReport(conn, chip: "999999")
@@ -66,11 +52,11 @@ struct DatabaseFileLostTests {
         #expect(try daemon.stop() == 0)
         try daemon.start()
         let after = try daemon.connect()
-        #expect(try Self.allReports(after) == [])
+        #expect(try allReportIDs(after) == [])
         let kept = try fileReport(after).submit[path: "report", "id"]!.stringValue!
         try daemon.stop()
         try daemon.start()
-        #expect(try Self.allReports(try daemon.connect()) == [kept])
+        #expect(try allReportIDs(try daemon.connect()) == [kept])
     }
 
     @Test("deleting only the -wal file, which holds the latest reports, is caught too; the main file keeps them")
@@ -83,7 +69,7 @@ struct DatabaseFileLostTests {
         // A clean stop folds the orphaned log into the main file, which is still at its path.
         #expect(try daemon.stop() == 0)
         try daemon.start()
-        #expect(try Self.allReports(try daemon.connect()) == acknowledged.reversed())
+        #expect(try allReportIDs(try daemon.connect()) == acknowledged.reversed())
     }
 
     @Test("replaced by another petspotd database: submits refused; after a restart the new file is served whole")
@@ -102,9 +88,9 @@ struct DatabaseFileLostTests {
         #expect(try daemon.stop() == 0)
         try daemon.start()
         let after = try daemon.connect()
-        #expect(try Self.allReports(after) == inCopy.reversed())
+        #expect(try allReportIDs(after) == inCopy.reversed())
         let kept = try fileReport(after, chip: "300003").submit[path: "report", "id"]!.stringValue!
-        #expect(try Self.allReports(after) == [kept] + inCopy.reversed())
+        #expect(try allReportIDs(after) == [kept] + inCopy.reversed())
     }
 
     @Test("truncated to nothing: submits refused; the restart refuses the damaged file instead of starting over on it")
@@ -116,7 +102,7 @@ struct DatabaseFileLostTests {
         try daemon.stop()
         try daemon.start()
         conn = try daemon.connect()
-        #expect(try Self.allReports(conn).count == 1)
+        #expect(try allReportIDs(conn).count == 1)
         #expect(truncate(daemon.databasePath, 0) == 0)
 
         try Self.expectSubmitRefused(daemon, conn, because: "truncated from")

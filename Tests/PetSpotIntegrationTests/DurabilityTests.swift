@@ -10,27 +10,20 @@ struct DurabilityTests {
     func sigkill() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
-        var acknowledged: [JSONValue] = []
+        var acknowledged: [String] = []
         for i in 0..<12 {
             let (_, submit) = try fileReport(conn, chip: "\(100_000 + i)")
-            acknowledged.append(submit[path: "report", "id"]!)
+            acknowledged.append(submit[path: "report", "id"]!.stringValue!)
         }
         try daemon.kill()
 
         try daemon.start()
         let after = try daemon.connect()
-        var seen: [JSONValue] = []
-        var cursor: JSONValue = .null
-        repeat {
-            var params: JSONObject = ["limit": 5]
-            if cursor != .null { params["cursor"] = cursor }
-            let page = try after.result("reports.list", params)
-            seen += page["reports"]!.arrayValue!.map { $0["id"]! }
-            cursor = page["cursor"]!
-        } while cursor != .null
+        // Small pages, so that the cursor is followed across several.
+        let seen = try allReportIDs(after, pageSize: 5)
         // Newest first, every acknowledged report present.
         #expect(seen == acknowledged.reversed())
-        #expect(try after.result("reports.get", ["reportId": acknowledged[0]])[path: "report", "values", "chipNumber"] == "100000")
+        #expect(try after.result("reports.get", ["reportId": .string(acknowledged[0])])[path: "report", "values", "chipNumber"] == "100000")
     }
 
     @Test("SIGTERM stops cleanly: exit 0, socket file removed, database consistent")

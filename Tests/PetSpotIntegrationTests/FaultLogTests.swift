@@ -6,18 +6,6 @@ import Testing
 /// Faults reach the log once each, a flood of one becomes a line per interval with its count.
 @Suite("Faults in the log", .serialized)
 struct FaultLogTests {
-    /// Takes the daemon's one connection place (the start-up probe may still hold it).
-    static func servedConnection(_ daemon: DaemonProcess) throws -> PetSpotConnection {
-        var served: PetSpotConnection?
-        try waitUntil("a connection place") {
-            let conn = try daemon.connect()
-            guard try conn.result("daemon.info")["name"] == "petspotd" else { return false }
-            served = conn
-            return true
-        }
-        return served!
-    }
-
     /// Opens `count` connections over the limit, one after another; each must be told why.
     static func flood(_ daemon: DaemonProcess, count: Int) throws {
         for _ in 0..<count {
@@ -33,7 +21,7 @@ struct FaultLogTests {
     @Test("a flood of refused connections is one line, and its count when the interval ends (here: at the stop)")
     func refusedFloodHeldBack() throws {
         let daemon = try DaemonProcess(settings: ["log": ["faultIntervalSeconds": 3600]], arguments: ["--limit", "maxConnections=1"]).start()
-        let held = try Self.servedConnection(daemon)
+        let held = try daemon.servedConnection()
         try Self.flood(daemon, count: 400)
         #expect(try held.result("daemon.info")["name"] == "petspotd")
         #expect(logLines(daemon.log, containing: Self.refused).count == 1)
@@ -48,7 +36,7 @@ struct FaultLogTests {
     @Test("while a flood lasts, one line per interval carries its count")
     func refusedFloodCounted() throws {
         let daemon = try DaemonProcess(settings: ["log": ["faultIntervalSeconds": 1]], arguments: ["--limit", "maxConnections=1"]).start()
-        let held = try Self.servedConnection(daemon)
+        let held = try daemon.servedConnection()
         let started = Date()
         try Self.flood(daemon, count: 400)
         let seconds = Date().timeIntervalSince(started)

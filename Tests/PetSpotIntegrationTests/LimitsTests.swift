@@ -37,19 +37,8 @@ struct LimitsTests {
     @Test("connections: the limit-th is served, the next is told why and closed")
     func connections() throws {
         let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=2"]).start()
-        // The start-up probe's connection may not be released yet: take places as they free up.
-        func servedConnection() throws -> PetSpotConnection {
-            var served: PetSpotConnection?
-            try waitUntil("a connection place") {
-                let conn = try daemon.connect()
-                guard try conn.result("daemon.info")["name"] == "petspotd" else { return false }
-                served = conn
-                return true
-            }
-            return served!
-        }
-        let first = try servedConnection()
-        let second = try servedConnection()
+        let first = try daemon.servedConnection()
+        let second = try daemon.servedConnection()
         let third = try daemon.connect()
         let refusal = try #require(try third.readValue())
         #expect(refusal.errorKind == "limitExceeded")

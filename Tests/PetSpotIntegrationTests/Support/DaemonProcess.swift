@@ -112,6 +112,19 @@ final class DaemonProcess {
         try PetSpotConnection(socketPath: socketPath, timeout: timeout)
     }
 
+    /// A connection the daemon serves, waiting for a place under `limits.maxConnections`
+    /// (the start-up probe's connection may not be released yet).
+    func servedConnection() throws -> PetSpotConnection {
+        var served: PetSpotConnection?
+        try waitUntil("a connection place") {
+            let conn = try connect()
+            guard try conn.result("daemon.info")["name"] == "petspotd" else { return false }
+            served = conn
+            return true
+        }
+        return served!
+    }
+
     /// SIGTERM, then waits for the exit; returns the exit status.
     @discardableResult
     func stop() throws -> Int32 {

@@ -49,3 +49,17 @@ func expectAccepted(_ answer: JSONValue) throws {
         throw NotAccepted(description: "continue was refused: \(JSONWriter.string(answer))")
     }
 }
+
+/// Every report of the connection's user, newest first, read page by page.
+func allReportIDs(_ conn: PetSpotConnection, pageSize: Int = 100) throws -> [String] {
+    var ids: [String] = []
+    var cursor: JSONValue = .null
+    repeat {
+        var params: JSONObject = ["limit": .number(JSONNumber(pageSize))]
+        if cursor != .null { params["cursor"] = cursor }
+        let page = try conn.result("reports.list", params)
+        ids += page["reports"]!.arrayValue!.map { $0["id"]!.stringValue! }
+        cursor = page["cursor"]!
+    } while cursor != .null
+    return ids
+}
