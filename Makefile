@@ -18,10 +18,56 @@ SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test build release deps install uninstall clean
+.PHONY: run test build release deps install uninstall clean static deb test-package test-vm footprint
 
 deps:
 	@scripts/install-deps
+
+# Self-contained programs: the Swift runtime linked in (no RUNPATH into /opt/swift), stripped,
+# in $(STATIC_BIN); ldd may list only libraries of Debian packages.
+STATIC_SCRATCH ?= .build-static
+STATIC_BIN := $(STATIC_SCRATCH)/bin
+# --disable-local-rpath: no RUNPATH ($$ORIGIN) at all, the programs need no library beside them;
+# -z now: relocations resolved at start and then read-only (Debian's bindnow hardening).
+STATIC_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now --scratch-path $(STATIC_SCRATCH)
+static: deps
+	$(SWIFT) build $(STATIC_FLAGS) --product petspotd
+	$(SWIFT) build $(STATIC_FLAGS) --product petspot
+	@bin="$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path)"; set -e; \
+	mkdir -p $(STATIC_BIN); \
+	for p in petspotd petspot; do strip --strip-all -o $(STATIC_BIN)/$$p.tmp "$$bin/$$p" && mv $(STATIC_BIN)/$$p.tmp $(STATIC_BIN)/$$p; done
+	scripts/check-self-contained $(STATIC_BIN)/petspotd $(STATIC_BIN)/petspot
+
+# The Debian package, built by debhelper from debian/: dist/petspotd_<version>_<arch>.deb, then
+# checked by lintian (errors fail the build; the warnings kept are explained in debian/).
+DIST ?= dist
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB = $(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).deb
+deb:
+	@scripts/install-deps package
+	mkdir -p $(DIST)
+	PETSPOT_DEB_DIR=$(CURDIR)/$(DIST) dpkg-buildpackage -b --no-sign \
+		--buildinfo-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo --buildinfo-option=-u$(DIST) \
+		--changes-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).changes --changes-option=-u$(DIST)
+	lintian --fail-on error $(DEB)
+	@echo "built $(DEB)"
+
+# The package on a clean Debian 12 without Swift: apt installs it and its dependencies in a
+# debootstrapped root, where the daemon runs and petspot files a whole report.
+test-package: deb
+	@scripts/install-deps system
+	scripts/test-package $(DEB)
+
+# The package under a real systemd: a Debian 12 virtual machine (software emulation) installs,
+# uses, upgrades and purges it; results are read back from the machine's own disk.
+test-vm: deb
+	@scripts/install-deps system
+	scripts/test-vm $(DEB)
+
+# Idle RSS of the self-contained daemon and the installed size of the package.
+footprint: deb
+	Benchmarks/run-footprint.sh $(DEB)
 
 build: deps
 	$(SWIFT) build
@@ -55,7 +101,7 @@ install: $(if $(SWIFT_BIN_DIR),,release)
 	$(INSTALL) -m 0644 docs/man/petspot.1 "$(DESTDIR)$(MANDIR)/man1/petspot.1"; \
 	$(INSTALL) -m 0644 docs/man/petspotd.8 "$(DESTDIR)$(MANDIR)/man8/petspotd.8"; \
 	$(INSTALL) -m 0644 README.md docs/PROTOCOL.md docs/OPERATIONS.md docs/PERFORMANCE.md "$(DESTDIR)$(DOCDIR)/"; \
-	"$$bin/petspot" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/petspot"; \
+	"$$bin/petspot" --generate-completion-script bash | sed "1{/^#!/d}" > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/petspot"; \
 	"$$bin/petspot" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_petspot"; \
 	"$$bin/petspot" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/petspot.fish"; \
 	for pair in config/petspotd.installed.json:petspotd.json config/species.json:species.json; do \
@@ -84,4 +130,4 @@ uninstall:
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/petspotd; remove them by hand to purge"
 
 clean:
-	rm -rf .build run var
+	rm -rf .build run var $(DIST)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The footprint figures of docs/PERFORMANCE.md: petspotd's idle RSS and the installed size.
+# The daemon is the stripped self-contained program of `make static`, started on the field
+# configuration (config/petspotd.installed.json: gpsd only) with a scratch socket and database;
+# its memory is read from /proc once it has answered a client and served nothing else.
+#   Benchmarks/run-footprint.sh [dist/petspotd_VERSION_ARCH.deb]     (make footprint)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deb=${1:-}
+bin=.build-static/bin
+[ -x "$bin/petspotd" ] && [ -x "$bin/petspot" ] || make static >/dev/null
+dir=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+
+"$bin/petspotd" --config config/petspotd.installed.json --socket "$dir/petspotd.sock" \
+  --database "$dir/reports.sqlite" --log-level warning 2>"$dir/petspotd.log" &
+pid=$!
+deadline=$((SECONDS + 30))
+until "$bin/petspot" status --socket "$dir/petspotd.sock" >/dev/null 2>&1; do
+  [ $SECONDS -lt $deadline ] || { echo "petspotd did not answer within 30 s" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
+  sleep 0.1
+done
+kib() { awk -v k="$1" '$1 == k":" { print $2 }' "/proc/$pid/status"; }
+mib() { awk -v v="$1" 'BEGIN { printf "%.1f MiB", v / 1024 }'; }
+echo "petspotd idle, after its first answer ($(readlink -f "$bin/petspotd")):"
+echo "  VmRSS    $(mib "$(kib VmRSS)")   (goal: at most 16 MiB)"
+echo "  RssAnon  $(mib "$(kib RssAnon)")"
+echo "  RssFile  $(mib "$(kib RssFile)")"
+echo "  VmHWM    $(mib "$(kib VmHWM)")"
+echo "programs on disk (stripped):"
+for p in petspotd petspot; do
+  printf '  %-9s %6.1f MB\n' "$p" "$(stat -c %s "$bin/$p" | awk '{ print $1 / 1000000 }')"
+done
+total=$(( $(stat -c %s "$bin/petspotd") + $(stat -c %s "$bin/petspot") ))
+printf '  both      %6.1f MB   (goal: at most 45 MB)\n' "$(awk -v t="$total" 'BEGIN { print t / 1000000 }')"
+if [ -n "$deb" ]; then
+  installed=$(dpkg-deb -f "$deb" Installed-Size)
+  echo "package $(basename "$deb"):"
+  printf '  .deb file        %6.1f MB\n' "$(stat -c %s "$deb" | awk '{ print $1 / 1000000 }')"
+  printf '  Installed-Size   %6.1f MB   (%s KiB)\n' "$(awk -v k="$installed" 'BEGIN { print k * 1024 / 1000000 }')" "$installed"
+fi
