@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteNIO
 import Testing
 @testable import PetSpotStore
 
@@ -10,13 +10,12 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let parent = directory.appendingPathComponent("var/lib/petspotd", isDirectory: true)
             let path = parent.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
-            defer { try? store.close() }
-
-            #expect(FileManager.default.fileExists(atPath: path))
-            #expect(try permissions(of: parent.path) == 0o700)
-            #expect(try permissions(of: path) == 0o600)
-            #expect(try await store.count() == 0)
+            try await withStore(path: path) { store async throws in
+                #expect(FileManager.default.fileExists(atPath: path))
+                #expect(try permissions(of: parent.path) == 0o700)
+                #expect(try permissions(of: path) == 0o600)
+                #expect(try await store.count() == 0)
+            }
         }
     }
 
@@ -24,21 +23,21 @@ struct ReportStoreOpeningTests {
     func dataSurvivesReopen() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
+            let store = try await ReportStore(path: path)
             let first = try await store.submit(sampleReport(1, photo: samplePhoto)).report
             let second = try await store.submit(sampleReport(2)).report
-            try store.close()
+            try await store.close()
 
-            let reopened = try ReportStore(path: path)
-            defer { try? reopened.close() }
-            #expect(try await reopened.count() == 2)
-            #expect(try await reopened.get(id: first.id, ownerUID: 1000) == first)
-            #expect(try await reopened.get(id: second.id, ownerUID: 1000) == second)
-            #expect(try await reopened.photo(reportID: first.id, ownerUID: 1000) == samplePhoto)
-            #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [second, first])
-            // Insertion order continues after a reopen.
-            let third = try await reopened.submit(sampleReport(3)).report
-            #expect(try await reopened.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [third])
+            try await withStore(path: path) { reopened async throws in
+                #expect(try await reopened.count() == 2)
+                #expect(try await reopened.get(id: first.id, ownerUID: 1000) == first)
+                #expect(try await reopened.get(id: second.id, ownerUID: 1000) == second)
+                #expect(try await reopened.photo(reportID: first.id, ownerUID: 1000) == samplePhoto)
+                #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [second, first])
+                // Insertion order continues after a reopen.
+                let third = try await reopened.submit(sampleReport(3)).report
+                #expect(try await reopened.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [third])
+            }
         }
     }
 
@@ -47,12 +46,12 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
             for _ in 0..<2 {  // new file, then existing file
-                let store = try ReportStore(path: path)
+                let store = try await ReportStore(path: path)
                 let settings = try await store.durabilitySettings()
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)  // FULL
                 _ = try await store.submit(sampleReport(1))
-                try store.close()
+                try await store.close()
             }
         }
     }
@@ -61,10 +60,10 @@ struct ReportStoreOpeningTests {
     func closeIsClean() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
+            let store = try await ReportStore(path: path)
             _ = try await store.submit(sampleReport(1, photo: samplePhoto))
-            try store.close()
-            try store.close()
+            try await store.close()
+            try await store.close()
 
             let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             #expect(walSize == 0)
@@ -86,7 +85,7 @@ struct ReportStoreOpeningTests {
             let content = Data(String(repeating: "these are my notes, not a database\n", count: 100).utf8)
             try content.write(to: URL(fileURLWithPath: path))
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("not a petspotd database") == true)
@@ -98,21 +97,19 @@ struct ReportStoreOpeningTests {
     func refusesForeignDatabase() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("contacts.sqlite").path
-            let foreign = try DatabaseQueue(path: path)
-            try await foreign.write { db in
-                try db.execute(sql: "CREATE TABLE contact (name TEXT); INSERT INTO contact VALUES ('Alice')")
+            try await withPlainConnection(path: path) { foreign in
+                _ = try await foreign.query("CREATE TABLE contact (name TEXT)")
+                _ = try await foreign.query("INSERT INTO contact VALUES ('Alice')")
             }
-            try foreign.close()
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
             #expect(error?.description.contains(path) == true)
 
-            let check = try DatabaseQueue(path: path)
-            defer { try? check.close() }
-            let state = try await check.read { db in
-                (tables: try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            let state = try await withPlainConnection(path: path) { check in
+                (tables: try await check.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                    .map { $0.column("name")?.string },
+                 journalMode: try await check.query("PRAGMA journal_mode").first?.column("journal_mode")?.string)
             }
             #expect(state.tables == ["contact"])
             #expect(state.journalMode == "delete")
@@ -123,11 +120,11 @@ struct ReportStoreOpeningTests {
     func refusesOtherApplicationID() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
-            let foreign = try DatabaseQueue(path: path)
-            try await foreign.write { db in try db.execute(sql: "PRAGMA application_id = 42") }
-            try foreign.close()
+            try await withPlainConnection(path: path) { foreign in
+                _ = try await foreign.query("PRAGMA application_id = 42")
+            }
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
         }
     }
@@ -136,24 +133,22 @@ struct ReportStoreOpeningTests {
     func refusesNewerSchema() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
-            _ = try await store.submit(sampleReport(1))
-            try store.close()
-
-            let newer = try DatabaseQueue(path: path)
-            try await newer.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+            try await withStore(path: path) { store async throws in
+                _ = try await store.submit(sampleReport(1))
             }
-            try newer.close()
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            try await withPlainConnection(path: path) { newer in
+                _ = try await newer.query("INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+            }
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .schemaTooNew)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("v2-from-the-future") == true)
 
-            let check = try DatabaseQueue(path: path)
-            defer { try? check.close() }
-            let count = try await check.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report") }
+            let count = try await withPlainConnection(path: path) { check in
+                try await check.query("SELECT COUNT(*) AS count FROM report").first?.column("count")?.integer
+            }
             #expect(count == 1)
         }
     }
@@ -165,7 +160,7 @@ struct ReportStoreOpeningTests {
             try Data("x".utf8).write(to: blocker)
             let path = blocker.appendingPathComponent("reports.sqlite").path
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .open)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("File exists") == true)
