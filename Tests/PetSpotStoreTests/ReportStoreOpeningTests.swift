@@ -56,6 +56,29 @@ struct ReportStoreOpeningTests {
         }
     }
 
+    @Test("an opening whose caller is cancelled part-way leaves no connection open behind it")
+    func cancelledOpening() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            // Each opening is cancelled a little later than the one before, so the cancellations
+            // land before, during and after its statements.
+            for attempt in 0..<100 {
+                let opening = Task { try await ReportStore(path: path) }
+                for _ in 0..<(attempt * 20) { await Task.yield() }
+                opening.cancel()
+                do {
+                    let store = try await opening.value
+                    _ = try await store.submit(sampleReport(attempt))
+                    try await store.close()
+                } catch let error as ReportStoreError {
+                    #expect(error.kind == .cancelled, "\(error)")
+                }
+            }
+            // A connection left open keeps the WAL file: the last one to close removes it.
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
     @Test("close checkpoints the WAL, is idempotent, and later calls fail with .closed")
     func closeIsClean() async throws {
         try await withTemporaryDirectory { directory in
