@@ -85,8 +85,10 @@ enum ReportSchema {
                         + "\(unknown.joined(separator: ", ")); known: \(known.joined(separator: ", "))); "
                         + "upgrade petspotd")
             }
-        case 0 where facts.userTables.isEmpty:
-            break  // A new database.
+        case 0 where facts.userTables.allSatisfy({ $0 == migrationsTable }):
+            // A new database; or one whose first start stopped between making the migrations
+            // table and committing the first migration (GRDB made the table on its own).
+            break
         case 0:
             throw ReportStoreError(
                 kind: .notADatabase, path: path,

@@ -107,4 +107,21 @@ struct ReportStoreEarlierReleaseTests {
             #expect(try await Self.appliedMigrations(path: path) == ["v1"])
         }
     }
+
+    @Test("a file whose first start stopped before its first migration committed opens as a new database")
+    func opensInterruptedFirstStart() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            // A GRDB release made the migrations table outside the migration's transaction.
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1.prefix(2) { _ = try await db.query(statement) }
+            }
+
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.count() == 0)
+                #expect(try await store.submit(sampleReport(1)).inserted)
+            }
+            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+        }
+    }
 }
