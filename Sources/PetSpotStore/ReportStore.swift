@@ -333,7 +333,7 @@ public final class ReportStore: Sendable {
     }
 
     /// Creates the parent directories (0700) and an empty database file (0600) when missing.
-    /// SQLite treats an empty file as a new database.
+    /// SQLite treats an empty file as a new database; one this start did not create is refused.
     private static func createFileIfMissing(path: String) throws(ReportStoreError) {
         try createDirectories(leadingTo: path)
         // O_EXCL: never truncate or replace a file that appeared meanwhile.
@@ -348,7 +348,20 @@ public final class ReportStore: Sendable {
         } else if errno != EEXIST {
             throw ReportStoreError(
                 kind: .open, path: path, message: "cannot create the database file: \(String(cString: strerror(errno)))")
+        } else if isEmptyFile(path) {
+            // SQLite would take it for a new database, and petspotd would start over on a file
+            // that held reports: every start that creates the file writes a database into it.
+            throw ReportStoreError(
+                kind: .notADatabase, path: path,
+                message: "cannot open: database disk image is malformed (the file is empty, yet this start did not "
+                    + "create it: it was truncated, or a first start stopped before writing it); "
+                    + "move it away to start a new database")
         }
+    }
+
+    private static func isEmptyFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
     }
 
     /// `mkdir -p` of the file's directory; what it creates is owner-only.

@@ -54,6 +54,24 @@ struct ReportStoreFileLostTests {
         }
     }
 
+    @Test("a file truncated to nothing under the store is refused at the next opening, not started over")
+    func truncatedFileRefusedAtReopen() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            try await withStore(path: path) { store in _ = try await store.submit(sampleReport(1)) }
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.count() == 1)
+                try await Self.apply(.truncate, to: path, directory: directory)
+                let error = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+                #expect(error?.kind == .fileLost)
+            }
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.message.contains("malformed") == true)
+        }
+    }
+
     @Test("a store left alone keeps working: checkpoints grow the file, never trip the check")
     func checkpointsAreNotFaults() async throws {
         try await withTemporaryStore { store in

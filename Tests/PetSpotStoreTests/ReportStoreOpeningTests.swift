@@ -116,6 +116,21 @@ struct ReportStoreOpeningTests {
         }
     }
 
+    @Test("an empty file this start did not create is refused and left as it is, not started over")
+    func refusesEmptyFile() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.description.contains(path) == true)
+            #expect(error?.message.contains("the file is empty") == true)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
     @Test("another application's SQLite database is refused and not modified")
     func refusesForeignDatabase() async throws {
         try await withTemporaryDirectory { directory in
