@@ -229,7 +229,14 @@ public final class ReportStore: Sendable {
                 // Fold the WAL back into the database file so it is self-contained at rest.
                 var checkpointError: (any Error)?
                 do {
-                    try await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    // A reader in another process (a backup) can keep it from finishing, past the
+                    // busy timeout: the pragma says so in its result, not by failing.
+                    if try await db.row("PRAGMA wal_checkpoint(TRUNCATE)")?.integer("busy") != 0 {
+                        checkpointError = ReportStoreError(
+                            kind: .io, path: path,
+                            message: "closed, but the WAL checkpoint could not finish: another connection "
+                                + "is reading the database; its WAL file stays until the next start")
+                    }
                 } catch {
                     checkpointError = error
                 }

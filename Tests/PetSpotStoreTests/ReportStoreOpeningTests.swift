@@ -101,6 +101,28 @@ struct ReportStoreOpeningTests {
         }
     }
 
+    @Test("close says so when another connection keeps the WAL checkpoint from finishing, and loses nothing")
+    func closeReportsBusyCheckpoint() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try await ReportStore(path: path)
+            _ = try await store.submit(sampleReport(1))
+            // A reader holding its snapshot, as a backup does (the checkpoint waits out the busy timeout).
+            let error = try await withPlainConnection(path: path) { reader in
+                _ = try await reader.query("BEGIN")
+                _ = try await reader.query("SELECT COUNT(*) FROM report")
+                let error = await #expect(throws: ReportStoreError.self) { try await store.close() }
+                _ = try await reader.query("COMMIT")
+                return error
+            }
+            #expect(error?.kind == .io)
+            #expect(error?.message.contains("WAL checkpoint") == true)
+            try await withStore(path: path) { reopened async throws in
+                #expect(try await reopened.get(id: "report-1", ownerUID: 1000) != nil)
+            }
+        }
+    }
+
     @Test("a file that is not a database is refused with a clear error and left unchanged")
     func refusesNonDatabaseFile() async throws {
         try await withTemporaryDirectory { directory in
