@@ -9,10 +9,10 @@ let package = Package(
         .executable(name: "petspot", targets: ["petspot"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
@@ -30,9 +30,11 @@ let package = Package(
             "PetSpotFlow", "PetSpotSystem", "CGPS",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Durable reports in SQLite.
+        // Durable reports in SQLite, bundled by SQLiteNIO: it needs only FoundationEssentials, not ICU.
         .target(name: "PetSpotStore", dependencies: [
-            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch.
         .target(name: "PetSpotServer", dependencies: [
@@ -61,8 +63,8 @@ let package = Package(
         .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
-            // The tests build foreign and newer-schema databases to prove they are refused.
-            .product(name: "GRDB", package: "GRDB.swift"),
+            // The tests build foreign, older and newer-schema databases with a plain connection.
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
             "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol",

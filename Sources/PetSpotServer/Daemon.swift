@@ -37,7 +37,7 @@ public final class Daemon: Sendable {
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
         do {
-            store = try ReportStore(path: configuration.databasePath)
+            store = try await ReportStore(path: configuration.databasePath)
         } catch {
             throw ConfigurationError("database.path: \(error.description)")
         }
@@ -100,7 +100,7 @@ public final class Daemon: Sendable {
             }
         } catch {
             try? await group.shutdownGracefully()
-            try? store.close()
+            try? await store.close()
             throw error
         }
 
@@ -251,7 +251,7 @@ public final class Daemon: Sendable {
         for case let gpsd as GpsdProvider in services.location.providers { gpsd.stop() }
         try? await group.shutdownGracefully()
         do {
-            try services.store.close()
+            try await services.store.close()
         } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }

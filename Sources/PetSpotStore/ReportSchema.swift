@@ -1,75 +1,94 @@
-import GRDB
+import SQLiteNIO
 
 /// The layout of the report database: its migrations, and the mark that tells a petspotd database
 /// apart from any other SQLite file.
+///
+/// Applied migrations are recorded by name in `grdb_migrations`, the table and the names the
+/// first releases wrote through GRDB's migrator: a database from any release opens in any other
+/// that knows all of its migrations, and is refused by one that does not.
 enum ReportSchema {
     /// Stored in the SQLite header (`PRAGMA application_id`) by the first migration: "PSPT".
     static let applicationID: Int32 = 0x5053_5054
 
-    /// Every schema version this binary knows, oldest first. Never edit a registered migration:
-    /// databases in the field have already run it. Add a new one instead.
-    static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE report (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: never reused, so it orders by insertion
-                    id TEXT NOT NULL UNIQUE,
-                    flow_id TEXT NOT NULL UNIQUE,
-                    owner_uid INTEGER NOT NULL CHECK (owner_uid BETWEEN 0 AND 4294967295),
-                    submitted_at TEXT NOT NULL,
-                    values_json TEXT NOT NULL,
-                    photo_media_type TEXT,
-                    photo_sha256 TEXT,
-                    photo_bytes INTEGER,
-                    photo BLOB,
-                    -- A photo is all four columns or none of them.
-                    CHECK ((photo IS NULL AND photo_media_type IS NULL AND photo_sha256 IS NULL AND photo_bytes IS NULL)
-                        OR (photo IS NOT NULL AND photo_media_type IS NOT NULL AND photo_sha256 IS NOT NULL
-                            AND photo_bytes = length(photo)))
-                );
-                CREATE INDEX report_owner_seq ON report(owner_uid, seq DESC);
-                PRAGMA application_id = \(applicationID);
-                """)
-        }
-        return migrator
-    }()
+    /// One step of the layout, known by its name once applied.
+    struct Migration: Sendable {
+        let identifier: String
+        /// Run in order, one statement each: SQLiteNIO runs only the first statement of a string.
+        let statements: [String]
+    }
 
-    /// Refuses, without writing anything, a file that petspotd must not migrate: one that is not
-    /// SQLite, belongs to another application, or was migrated by a newer petspotd.
-    /// An empty file (or one with an empty schema) is a new database and passes.
-    ///
-    /// This runs on a plain connection before the pool opens, because opening the pool already
-    /// writes (it switches the file to WAL mode).
-    static func checkCanMigrate(path: String, configuration: Configuration) throws(ReportStoreError) {
-        let facts: (applicationID: Int32, userTables: [String], appliedMigrations: Set<String>)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            facts = try queue.read { db in
-                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let userTables = try String.fetchAll(db, sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-                    """)
-                let applied = applicationID == Self.applicationID ? try migrator.appliedIdentifiers(db) : []
-                return (applicationID, userTables, applied)
-            }
-        } catch {
-            throw ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
-        }
+    /// Where applied migrations are recorded; the name and layout are GRDB's, kept for the
+    /// databases that releases built on GRDB created.
+    static let migrationsTable = "grdb_migrations"
 
+    /// Every migration this binary knows, oldest first. Never edit one: databases in the field
+    /// have already run it. Add a new one instead.
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1", statements: [
+            """
+            CREATE TABLE report (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: never reused, so it orders by insertion
+                id TEXT NOT NULL UNIQUE,
+                flow_id TEXT NOT NULL UNIQUE,
+                owner_uid INTEGER NOT NULL CHECK (owner_uid BETWEEN 0 AND 4294967295),
+                submitted_at TEXT NOT NULL,
+                values_json TEXT NOT NULL,
+                photo_media_type TEXT,
+                photo_sha256 TEXT,
+                photo_bytes INTEGER,
+                photo BLOB,
+                -- A photo is all four columns or none of them.
+                CHECK ((photo IS NULL AND photo_media_type IS NULL AND photo_sha256 IS NULL AND photo_bytes IS NULL)
+                    OR (photo IS NOT NULL AND photo_media_type IS NOT NULL AND photo_sha256 IS NOT NULL
+                        AND photo_bytes = length(photo)))
+            )
+            """,
+            "CREATE INDEX report_owner_seq ON report(owner_uid, seq DESC)",
+            // PRAGMA takes no bound parameters; the value is this type's constant.
+            "PRAGMA application_id = \(applicationID)",
+        ]),
+    ]
+
+    /// What the file's header and catalog say, read without writing anything.
+    struct Facts: Sendable {
+        var applicationID: Int32
+        var userTables: [String]
+        /// Empty when the file has no migrations table.
+        var appliedMigrations: Set<String>
+    }
+
+    static func facts(of db: DatabaseConnection) async throws -> Facts {
+        let applicationID = try await db.row("PRAGMA application_id")?.integer("application_id") ?? 0
+        let userTables = try await db.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ).map { try $0.text("name") }
+        var applied: Set<String> = []
+        // Only a petspotd database's record counts: another application may have a table of that name.
+        if applicationID == Self.applicationID, userTables.contains(migrationsTable) {
+            applied = Set(try await db.rows("SELECT identifier FROM \(migrationsTable)").map { try $0.text("identifier") })
+        }
+        return Facts(applicationID: Int32(truncatingIfNeeded: applicationID), userTables: userTables,
+                     appliedMigrations: applied)
+    }
+
+    /// Refuses a file that petspotd must not migrate: one that belongs to another application,
+    /// or was migrated by a newer petspotd. A file with an empty schema is a new database and passes.
+    static func checkCanMigrate(_ facts: Facts, path: String) throws(ReportStoreError) {
         switch facts.applicationID {
         case Self.applicationID:
-            let unknown = facts.appliedMigrations.subtracting(migrator.migrations).sorted()
+            let known = migrations.map(\.identifier)
+            let unknown = facts.appliedMigrations.subtracting(known).sorted()
             if !unknown.isEmpty {
                 throw ReportStoreError(
                     kind: .schemaTooNew, path: path,
                     message: "schema is newer than this petspotd knows (unknown migrations: "
-                        + "\(unknown.joined(separator: ", ")); known: \(migrator.migrations.joined(separator: ", "))); "
+                        + "\(unknown.joined(separator: ", ")); known: \(known.joined(separator: ", "))); "
                         + "upgrade petspotd")
             }
-        case 0 where facts.userTables.isEmpty:
-            break  // A new database.
+        case 0 where facts.userTables.allSatisfy({ $0 == migrationsTable }):
+            // A new database; or one whose first start stopped between making the migrations
+            // table and committing the first migration (GRDB made the table on its own).
+            break
         case 0:
             throw ReportStoreError(
                 kind: .notADatabase, path: path,
@@ -80,6 +99,24 @@ enum ReportSchema {
                 kind: .notADatabase, path: path,
                 message: "not a petspotd database (its application_id is \(facts.applicationID), "
                     + "petspotd's is \(Self.applicationID))")
+        }
+    }
+
+    /// Runs the migrations the database has not had, in one transaction: all of them or none.
+    /// The facts are read again inside it, so another process cannot migrate between the look
+    /// and the change.
+    static func migrate(_ db: DatabaseConnection, path: String) async throws {
+        try await db.inTransaction {
+            let facts = try await facts(of: db)
+            try checkCanMigrate(facts, path: path)
+            let pending = migrations.filter { !facts.appliedMigrations.contains($0.identifier) }
+            guard !pending.isEmpty else { return }
+            // GRDB's statement, so the table is the one its migrator made.
+            try await db.execute("CREATE TABLE IF NOT EXISTS \(migrationsTable) (identifier TEXT NOT NULL PRIMARY KEY)")
+            for migration in pending {
+                for statement in migration.statements { try await db.execute(statement) }
+                try await db.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
+            }
         }
     }
 }

@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import SQLiteNIO
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -9,56 +8,74 @@ import Darwin
 
 /// Finished reports, stored durably in one SQLite file.
 ///
-/// All database work after opening runs on GRDB's own dispatch queues (async `read`/`write`), never on
-/// the caller's thread. Writes are serialized; reads run concurrently on a WAL snapshot.
+/// One connection, one database thread: every statement and every look at the files runs there
+/// (SQLiteNIO's thread pool), never on an event loop or the caller's thread. Operations take turns
+/// (`SerialGate`), so a read never sees a transaction that has not committed.
 public final class ReportStore: Sendable {
     /// The database file, for error messages.
     public let path: String
-    private let pool: DatabasePool
-    /// Declared after `pool`: its descriptor must outlive SQLite's (see DatabaseFileWatch).
+    /// nil once closed.
+    private let connection: Mutex<DatabaseConnection?>
+    /// Closed after the connection: its descriptor must outlive SQLite's (see DatabaseFileWatch).
     private let watch: DatabaseFileWatch
+    private let gate = SerialGate()
+    /// Set when close begins: calls made from then on fail with `.closed`.
     private let isClosed = Mutex(false)
 
-    /// How long a statement waits for a lock held by another connection before failing.
-    private static let busyTimeout: TimeInterval = 5
+    /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
+    private static let busyTimeoutMilliseconds = 5000
     /// The WAL file is truncated to this size after a checkpoint, so one large photo does not leave
     /// a large WAL file behind for the years the daemon runs.
     private static let walSizeLimitBytes = 4 * 1024 * 1024
 
-    /// Opens (creating it and its parent directory if missing) the database, WAL mode, synchronous=FULL so a commit is durable when it returns,
-    /// busy timeout, foreign keys, and runs the migrations (registered from version 1 on with DatabaseMigrator; refuses a database whose schema is newer than it knows).
+    /// Opens (creating it and its parent directory if missing) the database in WAL mode with
+    /// synchronous=FULL, so a commit is durable when it returns, and runs the migrations
+    /// (`ReportSchema`; refuses a foreign file and one whose schema is newer than it knows).
     ///
     /// A new directory is created owner-only (0700) and a new file owner-only (0600): reports hold
     /// contact details. Existing files and directories keep their permissions.
-    public init(path: String) throws(ReportStoreError) {
+    public init(path: String) async throws(ReportStoreError) {
         self.path = path
-        try Self.createFileIfMissing(path: path)
+        // Unstructured, like every operation: a cancelled caller must not leave the connection
+        // open with no store to close it.
+        let (connection, watch) = try await Task { await Self.connect(path: path) }.value.get()
+        self.connection = Mutex(connection)
+        self.watch = watch
+    }
 
-        var configuration = Configuration()
-        configuration.label = "petspotd.reports"
-        configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: """
-                PRAGMA synchronous = FULL;
-                PRAGMA journal_size_limit = \(Self.walSizeLimitBytes);
-                """)
-        }
-
-        try ReportSchema.checkCanMigrate(path: path, configuration: configuration)
+    private static func connect(path: String) async -> Result<(DatabaseConnection, DatabaseFileWatch), ReportStoreError> {
+        let connection: DatabaseConnection
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            // Opening the pool switches the writer to WAL mode and, with it, lowers its synchronous
-            // setting to NORMAL, under which the last commits can be lost on power failure.
-            // Raise it again after opening so every commit is on disk when submit returns.
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-            try ReportSchema.migrator.migrate(pool)
+            connection = try await DatabaseConnection.open(path: path) { try createFileIfMissing(path: path) }
         } catch {
-            throw ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
+            return .failure(ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open))
         }
-        watch = try DatabaseFileWatch(path: path)
+        do {
+            try await prepare(connection, path: path)
+            let watch = try await connection.run { try DatabaseFileWatch(path: path) }
+            return .success((connection, watch))
+        } catch {
+            try? await connection.close()
+            return .failure(ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open))
+        }
+    }
+
+    /// Settings, refusals and migrations, in the order that writes nothing to a file it refuses.
+    private static func prepare(_ db: DatabaseConnection, path: String) async throws {
+        // PRAGMA takes no bound parameters; the values are this type's constants.
+        // Also replaces SQLiteNIO's busy handler, which retries without pause and without end.
+        try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        // Before anything writes: switching to WAL mode already changes the file.
+        try ReportSchema.checkCanMigrate(try await ReportSchema.facts(of: db), path: path)
+        let journalMode = try await db.row("PRAGMA journal_mode = WAL")?.text("journal_mode")
+        guard journalMode == "wal" else {
+            throw ReportStoreError(kind: .open, path: path, message: "cannot open: SQLite refused WAL mode (journal mode \(journalMode ?? "unknown"))")
+        }
+        // FULL: the WAL is synced at every commit, so a report is on disk when submit returns.
+        try await db.execute("PRAGMA synchronous = FULL")
+        try await db.execute("PRAGMA journal_size_limit = \(walSizeLimitBytes)")
+        try await db.execute("PRAGMA foreign_keys = ON")
+        try await ReportSchema.migrate(db, path: path)
     }
 
     /// Inserts in one transaction; returns only after the commit is durable in the file at `path`:
@@ -69,38 +86,46 @@ public final class ReportStore: Sendable {
     /// or if the report id is already used by another flow.
     public func submit(_ report: NewReport) async throws(ReportStoreError) -> (report: StoredReport, inserted: Bool) {
         let path = self.path
-        let result = try await writing("cannot submit report") { db -> (StoredReport, Bool) in
-            // The write transaction is IMMEDIATE (GRDB's default for writes): no other writer,
-            // in this process or another, can insert between this lookup and the insert.
-            if let existing = try Row.fetchOne(db, sql: """
-                SELECT \(StoredReport.selectedColumns) FROM report WHERE flow_id = ?
-                """, arguments: [report.flowID]).map(StoredReport.init(row:)) {
-                guard existing.ownerUID == report.ownerUID else {
-                    throw ReportStoreError(
-                        kind: .conflict, path: path,
-                        message: "cannot submit report: flow \(report.flowID) was submitted by another user")
-                }
-                return (existing, false)
-            }
-            do {
-                try db.execute(sql: """
-                    INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json,
-                                        photo_media_type, photo_sha256, photo_bytes, photo)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [
-                        report.id, report.flowID, report.ownerUID, report.submittedAt, report.valuesJSON,
-                        report.photo?.mediaType, report.photo?.sha256, report.photo?.data.count,
-                        report.photo.map { Data($0.data) },
-                    ])
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                // flow_id was free (checked above), so the id is taken.
+        let result = try await writing("cannot submit report") { db in
+            try await Self.insert(report, into: db, path: path)
+        }
+        return (report: result.report, inserted: result.inserted)
+    }
+
+    /// The body of a submit's transaction: the flow's report if it has one, else the new one.
+    private static func insert(_ report: NewReport, into db: DatabaseConnection, path: String) async throws
+        -> (report: StoredReport, inserted: Bool)
+    {
+        if let existing = try await db.row(
+            "SELECT \(StoredReport.selectedColumns) FROM report WHERE flow_id = ?", [.text(report.flowID)]
+        ).map(StoredReport.init(row:)) {
+            guard existing.ownerUID == report.ownerUID else {
                 throw ReportStoreError(
                     kind: .conflict, path: path,
-                    message: "cannot submit report: report id \(report.id) already belongs to another flow")
+                    message: "cannot submit report: flow \(report.flowID) was submitted by another user")
             }
-            return (StoredReport(report), true)
+            return (existing, false)
         }
-        return (report: result.0, inserted: result.1)
+        do {
+            try await db.execute("""
+                INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json,
+                                    photo_media_type, photo_sha256, photo_bytes, photo)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [
+                    .text(report.id), .text(report.flowID), .integer(Int(report.ownerUID)), .text(report.submittedAt),
+                    .text(report.valuesJSON),
+                    report.photo.map { .text($0.mediaType) } ?? .null,
+                    report.photo.map { .text($0.sha256) } ?? .null,
+                    report.photo.map { .integer($0.data.count) } ?? .null,
+                    report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
+                ])
+        } catch let error as SQLiteError where error.reason == .constraintUniqueFailed {
+            // flow_id was free (checked above, in this transaction), so the id is taken.
+            throw ReportStoreError(
+                kind: .conflict, path: path,
+                message: "cannot submit report: report id \(report.id) already belongs to another flow")
+        }
+        return (StoredReport(report), true)
     }
 
     /// The owner's reports, newest first (by insertion order, not by clock text), at most `limit`;
@@ -123,19 +148,25 @@ public final class ReportStore: Sendable {
         // One row more than asked tells whether another page follows, so the last page says so
         // even when the count is an exact multiple of the limit.
         let fetchLimit = limit == Int.max ? limit : limit + 1
+        let owner = SQLiteData.integer(Int(ownerUID))
         let rows = try await reading("cannot list reports") { db -> [StoredReport]? in
-            var sql = "SELECT \(StoredReport.selectedColumns) FROM report WHERE owner_uid = :owner"
-            var arguments: StatementArguments = ["owner": ownerUID, "limit": fetchLimit]
+            let found: [SQLiteRow]
             if let after {
-                guard let seq = try Int64.fetchOne(
-                    db, sql: "SELECT seq FROM report WHERE id = ? AND owner_uid = ?",
-                    arguments: [after.afterReportID, ownerUID])
-                else { return nil }
-                sql += " AND seq < :before"
-                arguments += ["before": seq]
+                // The cursor is resolved among the owner's reports only: another's id is no cursor.
+                guard let seq = try await db.row(
+                    "SELECT seq FROM report WHERE id = ? AND owner_uid = ?", [.text(after.afterReportID), owner]
+                )?.integer("seq") else { return nil }
+                found = try await db.rows("""
+                    SELECT \(StoredReport.selectedColumns) FROM report
+                    WHERE owner_uid = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+                    """, [owner, .integer(Int(seq)), .integer(fetchLimit)])
+            } else {
+                found = try await db.rows("""
+                    SELECT \(StoredReport.selectedColumns) FROM report
+                    WHERE owner_uid = ? ORDER BY seq DESC LIMIT ?
+                    """, [owner, .integer(fetchLimit)])
             }
-            sql += " ORDER BY seq DESC LIMIT :limit"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(StoredReport.init(row:))
+            return try found.map(StoredReport.init(row:))
         }
         guard let rows else { throw invalidCursor }
         let page = rows.prefix(limit)
@@ -146,126 +177,159 @@ public final class ReportStore: Sendable {
     /// The report if it exists AND belongs to ownerUID; another user's report is nil (it does not exist for them).
     public func get(id: String, ownerUID: UInt32) async throws(ReportStoreError) -> StoredReport? {
         try await reading("cannot read report") { db in
-            try Row.fetchOne(db, sql: """
-                SELECT \(StoredReport.selectedColumns) FROM report WHERE id = ? AND owner_uid = ?
-                """, arguments: [id, ownerUID]).map(StoredReport.init(row:))
+            try await db.row(
+                "SELECT \(StoredReport.selectedColumns) FROM report WHERE id = ? AND owner_uid = ?",
+                [.text(id), .integer(Int(ownerUID))]
+            ).map(StoredReport.init(row:))
         }
     }
 
     /// The photo bytes of a report the owner can see; nil if the report has no photo or is not theirs.
     public func photo(reportID: String, ownerUID: UInt32) async throws(ReportStoreError) -> StoredPhoto? {
         try await reading("cannot read photo") { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try await db.row("""
                 SELECT photo_media_type, photo_sha256, photo FROM report
                 WHERE id = ? AND owner_uid = ? AND photo IS NOT NULL
-                """, arguments: [reportID, ownerUID])
+                """, [.text(reportID), .integer(Int(ownerUID))])
             else { return nil }
-            let data: Data = try row.decode(forColumn: "photo")
             return StoredPhoto(
-                mediaType: try row.decode(forColumn: "photo_media_type"),
-                sha256: try row.decode(forColumn: "photo_sha256"),
-                data: [UInt8](data))
+                mediaType: try row.text("photo_media_type"),
+                sha256: try row.text("photo_sha256"),
+                data: try row.optionalBlob("photo") ?? [])
         }
     }
 
     /// The number of stored reports of all users.
     public func count() async throws(ReportStoreError) -> Int {
         try await reading("cannot count reports") { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report") ?? 0
+            Int(try await db.row("SELECT COUNT(*) AS count FROM report")?.integer("count") ?? 0)
         }
     }
 
     /// Closes the database (checkpoints WAL) for a clean shutdown.
     ///
-    /// Waits for running reads and writes; later calls throw `.closed`. Closing twice is harmless.
-    /// Data committed before is durable even if this throws.
-    public func close() throws(ReportStoreError) {
+    /// Operations already called finish first; calls from now on throw `.closed`. Closing twice is
+    /// harmless. Data committed before is durable even if this throws.
+    public func close() async throws(ReportStoreError) {
         let wasOpen = isClosed.withLock { closed in
             defer { closed = true }
             return !closed
         }
         guard wasOpen else { return }
-        // Fold the WAL back into the database file so it is self-contained at rest.
-        // The barrier waits for running reads, which would otherwise keep the WAL in use.
-        var checkpointError: (any Error)?
-        do {
-            try pool.barrierWriteWithoutTransaction { db in
-                _ = try db.checkpoint(.truncate)
+        let path = self.path
+        let watch = self.watch
+        // Unstructured, like every operation: a cancelled caller must not cut the close short.
+        let outcome = await Task { [self] () -> ReportStoreError? in
+            await gate.withTurn { () -> ReportStoreError? in
+                let taken = connection.withLock { db in
+                    defer { db = nil }
+                    return db
+                }
+                guard let db = taken else { return nil }
+                // Fold the WAL back into the database file so it is self-contained at rest.
+                var checkpointError: (any Error)?
+                do {
+                    // A reader in another process (a backup) can keep it from finishing, past the
+                    // busy timeout: the pragma says so in its result, not by failing.
+                    if try await db.row("PRAGMA wal_checkpoint(TRUNCATE)")?.integer("busy") != 0 {
+                        checkpointError = ReportStoreError(
+                            kind: .io, path: path,
+                            message: "closed, but the WAL checkpoint could not finish: another connection "
+                                + "is reading the database; its WAL file stays until the next start")
+                    }
+                } catch {
+                    checkpointError = error
+                }
+                do {
+                    try await db.close()
+                } catch {
+                    return ReportStoreError(wrapping: error, path: path, action: "cannot close", fallback: .io)
+                }
+                watch.close()
+                return checkpointError.map {
+                    ReportStoreError(wrapping: $0, path: path, action: "closed, but the WAL checkpoint failed", fallback: .io)
+                }
             }
-        } catch {
-            checkpointError = error
-        }
-        do {
-            try pool.close()
-        } catch {
-            throw ReportStoreError(wrapping: error, path: path, action: "cannot close", fallback: .io)
-        }
-        watch.close()
-        if let checkpointError {
-            throw ReportStoreError(
-                wrapping: checkpointError, path: path, action: "closed, but the WAL checkpoint failed", fallback: .io)
-        }
+        }.value
+        if let outcome { throw outcome }
     }
 
     // MARK: - Internal
 
-    /// The writer connection's journal mode and synchronous level: what makes a returned commit survive a crash.
+    /// The connection's journal mode and synchronous level: what makes a returned commit survive a crash.
     func durabilitySettings() async throws -> (journalMode: String, synchronous: Int) {
-        try await pool.writeWithoutTransaction { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
-             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        try await reading("cannot read settings") { db in
+            (try await db.row("PRAGMA journal_mode")?.text("journal_mode") ?? "",
+             Int(try await db.row("PRAGMA synchronous")?.integer("synchronous") ?? -1))
         }
     }
 
     private func reading<T: Sendable>(
-        _ action: String, _ body: @Sendable (Database) throws -> T
+        _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> T
     ) async throws(ReportStoreError) -> T {
-        try checkOpen(action)
-        let watch = self.watch
-        do {
-            return try await pool.read { db in
-                try watch.check()
-                return try body(db)
-            }
-        } catch {
-            throw explain(error, action)
-        }
+        try await operation(action, body)
     }
 
     /// Runs `body` in one write transaction; returns after the commit is durable in the file at `path`.
     private func writing<T: Sendable>(
-        _ action: String, _ body: @Sendable (Database) throws -> T
+        _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> T
+    ) async throws(ReportStoreError) -> T {
+        let watch = self.watch
+        return try await operation(action) { db in
+            let result = try await db.inTransaction { try await body(db) }
+            // Committed, but only to the file SQLite has open: it counts once that file is still
+            // the one at the path. Checked in the same turn, so no other commit comes between.
+            try await db.run { try watch.check() }
+            return result
+        }
+    }
+
+    /// Runs `body` in its turn on the open connection, after checking that the database file is
+    /// still the one at the path.
+    private func operation<T: Sendable>(
+        _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> T
     ) async throws(ReportStoreError) -> T {
         try checkOpen(action)
+        if Task.isCancelled {
+            throw ReportStoreError(kind: .cancelled, path: path, message: "\(action): cancelled")
+        }
+        let path = self.path
         let watch = self.watch
-        do {
-            return try await pool.writeWithoutTransaction { db in
-                try watch.check()
-                var result: T?
-                try db.inTransaction {
-                    result = try body(db)
-                    return .commit
+        // Once begun, an operation runs to its end even if its caller is cancelled: SQLiteNIO
+        // skips the statements of a cancelled task, which would leave a transaction open.
+        let task = Task { [self] () async throws -> T in
+            try await gate.withTurn { () async throws -> T in
+                guard let db = connection.withLock({ $0 }) else {
+                    throw ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
                 }
-                // Committed, but only to the file SQLite has open: it counts once that file is
-                // still the one at the path. Checked on the writer, so no other commit comes between.
-                try watch.check()
-                return result!
+                do {
+                    try await db.run { try watch.check() }
+                    return try await body(db)
+                } catch {
+                    throw await Self.explain(error, action, path: path, watch: watch, db: db)
+                }
             }
+        }
+        do {
+            return try await task.value
         } catch {
-            throw explain(error, action)
+            throw ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
         }
     }
 
     /// A failure because the file is gone (a new reader cannot open it) is told as that, not as
     /// the SQLite error it caused.
-    private func explain(_ error: any Error, _ action: String) -> ReportStoreError {
+    private static func explain(
+        _ error: any Error, _ action: String, path: String, watch: DatabaseFileWatch, db: DatabaseConnection
+    ) async -> ReportStoreError {
         let failure = ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
         guard failure.kind != .fileLost, failure.kind != .cancelled else { return failure }
         do {
-            try watch.check()
+            try await db.run { try watch.check() }
             return failure
         } catch {
-            return error.kind == .closed ? failure : error
+            let lost = ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
+            return lost.kind == .fileLost ? lost : failure
         }
     }
 
@@ -275,16 +339,10 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// Creates the parent directory (0700) and an empty database file (0600) when missing.
-    /// SQLite treats an empty file as a new database.
+    /// Creates the parent directories (0700) and an empty database file (0600) when missing.
+    /// SQLite treats an empty file as a new database; one this start did not create is refused.
     private static func createFileIfMissing(path: String) throws(ReportStoreError) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ReportStoreError(kind: .open, path: path, message: "cannot create directory \(directory): \(reason(error))")
-        }
+        try createDirectories(leadingTo: path)
         // O_EXCL: never truncate or replace a file that appeared meanwhile.
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 {
@@ -297,18 +355,36 @@ public final class ReportStore: Sendable {
         } else if errno != EEXIST {
             throw ReportStoreError(
                 kind: .open, path: path, message: "cannot create the database file: \(String(cString: strerror(errno)))")
+        } else if isEmptyFile(path) {
+            // SQLite would take it for a new database, and petspotd would start over on a file
+            // that held reports: every start that creates the file writes a database into it.
+            throw ReportStoreError(
+                kind: .notADatabase, path: path,
+                message: "cannot open: database disk image is malformed (the file is empty, yet this start did not "
+                    + "create it: it was truncated, or a first start stopped before writing it); "
+                    + "move it away to start a new database")
         }
     }
 
-    /// The plain system reason ("Permission denied") inside a Foundation file error.
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error {
-            let posix = underlying as NSError
-            if posix.domain == NSPOSIXErrorDomain {
-                return String(cString: strerror(Int32(posix.code)))
-            }
+    private static func isEmptyFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
+    }
+
+    /// `mkdir -p` of the file's directory; what it creates is owner-only.
+    private static func createDirectories(leadingTo path: String) throws(ReportStoreError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        let directory = (path.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in components {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) == 0 { continue }
+            let failure = errno
+            var info = stat()
+            if failure == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
+            throw ReportStoreError(
+                kind: .open, path: path,
+                message: "cannot create directory \(directory): \(String(cString: strerror(failure)))")
         }
-        return error.localizedDescription
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import NIOPosix
+import SQLiteNIO
 
 /// Why the report store failed: a kind to act on and one line for the log that names the file.
 public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
@@ -51,12 +51,12 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
     /// layer have put it in. Where the database lives is the operator's business.
     public var clientMessage: String {
         guard let path, !path.isEmpty, message.contains(path) else { return message }
-        return message.replacingOccurrences(of: path, with: "(the database file)")
+        return message.replacing(path, with: "(the database file)")
     }
 }
 
 extension ReportStoreError {
-    /// Translates an error thrown by GRDB, SQLite or the file system, keeping a `ReportStoreError` as it is.
+    /// Translates an error thrown by SQLite or the file system, keeping a `ReportStoreError` as it is.
     /// - Parameters:
     ///   - action: what was attempted, e.g. "cannot list reports".
     ///   - fallback: the kind when the error says nothing more specific.
@@ -66,14 +66,16 @@ extension ReportStoreError {
             self = error
         case is CancellationError:
             self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
-        case let error as DatabaseError:
-            let detail = "\(error.message ?? "SQLite error") (SQLite error \(error.extendedResultCode.rawValue))"
-            switch error.resultCode {
-            case .SQLITE_NOTADB:
+        case is NIOThreadPoolError.ThreadPoolInactive:
+            self.init(kind: .closed, path: path, message: "\(action): the store is closed")
+        case let error as SQLiteError:
+            let detail = "\(error.message) (SQLite error \(error.reason))"
+            switch error.reason {
+            case .notADatabase:
                 self.init(kind: .notADatabase, path: path, message: "not a petspotd database: \(detail)")
-            case .SQLITE_INTERRUPT:
+            case .interrupt:
                 self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
-            case .SQLITE_CANTOPEN, .SQLITE_PERM:
+            case .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath, .cantOpenUnfollowedSymlink, .permission:
                 self.init(kind: .open, path: path, message: "\(action): \(detail)")
             default:
                 self.init(kind: fallback, path: path, message: "\(action): \(detail)")

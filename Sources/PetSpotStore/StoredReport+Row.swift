@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteNIO
 
 extension StoredReport {
     /// The `report` columns a StoredReport is read from; the photo blob is not among them.
@@ -8,15 +8,20 @@ extension StoredReport {
 
     /// Reads a row selected with `selectedColumns`. Throws instead of trapping on a value
     /// that does not fit (e.g. an owner uid out of UInt32 range in a tampered file).
-    init(row: Row) throws {
+    init(row: SQLiteRow) throws {
         self.init(
-            id: try row.decode(forColumn: "id"),
-            flowID: try row.decode(forColumn: "flow_id"),
-            ownerUID: try row.decode(forColumn: "owner_uid"),
-            submittedAt: try row.decode(forColumn: "submitted_at"),
-            valuesJSON: try row.decode(forColumn: "values_json"),
-            photoMediaType: try row.decode(forColumn: "photo_media_type"),
-            photoSHA256: try row.decode(forColumn: "photo_sha256"),
-            photoBytes: try row.decode(forColumn: "photo_bytes"))
+            id: try row.text("id"),
+            flowID: try row.text("flow_id"),
+            ownerUID: try row.integer("owner_uid", as: UInt32.self),
+            submittedAt: try row.text("submitted_at"),
+            valuesJSON: try row.text("values_json"),
+            photoMediaType: try row.optionalText("photo_media_type"),
+            photoSHA256: try row.optionalText("photo_sha256"),
+            photoBytes: try row.optionalInteger("photo_bytes").map { bytes in
+                guard let fitting = Int(exactly: bytes) else {
+                    throw SQLiteRow.ColumnError(description: "column photo_bytes holds \(bytes), out of range")
+                }
+                return fitting
+            })
     }
 }

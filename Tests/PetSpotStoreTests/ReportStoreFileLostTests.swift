@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import PetSpotStore
 
@@ -10,7 +9,7 @@ struct ReportStoreFileLostTests {
         case deleteAll, deleteFile, deleteWAL, replace, truncate, overwriteHeader
     }
 
-    static func apply(_ change: Change, to path: String, directory: URL) throws {
+    static func apply(_ change: Change, to path: String, directory: URL) async throws {
         let files = FileManager.default
         switch change {
         case .deleteAll:
@@ -22,8 +21,8 @@ struct ReportStoreFileLostTests {
         case .replace:
             // Another valid petspotd database, moved over this one as a restore would.
             let other = directory.appendingPathComponent("other.sqlite").path
-            let store = try ReportStore(path: other)
-            try store.close()
+            let store = try await ReportStore(path: other)
+            try await store.close()
             #expect(rename(other, path) == 0)
         case .truncate:
             #expect(truncate(path, 0) == 0)
@@ -38,20 +37,38 @@ struct ReportStoreFileLostTests {
     func submitRefused(_ change: Change) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
-            defer { try? store.close() }
-            _ = try await store.submit(sampleReport(1))
-            try Self.apply(change, to: path, directory: directory)
+            try await withStore(path: path) { store async throws in
+                _ = try await store.submit(sampleReport(1))
+                try await Self.apply(change, to: path, directory: directory)
 
-            let error = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
-            #expect(error?.kind == .fileLost)
-            #expect(error?.message.contains("/") == false)
-            #expect(error?.description.contains(path) == true)
-            // It stays lost: a read and a retry fail the same way.
-            let read = await #expect(throws: ReportStoreError.self) { try await store.count() }
-            #expect(read?.kind == .fileLost)
-            let retry = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
-            #expect(retry?.kind == .fileLost)
+                let error = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+                #expect(error?.kind == .fileLost)
+                #expect(error?.message.contains("/") == false)
+                #expect(error?.description.contains(path) == true)
+                // It stays lost: a read and a retry fail the same way.
+                let read = await #expect(throws: ReportStoreError.self) { try await store.count() }
+                #expect(read?.kind == .fileLost)
+                let retry = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+                #expect(retry?.kind == .fileLost)
+            }
+        }
+    }
+
+    @Test("a file truncated to nothing under the store is refused at the next opening, not started over")
+    func truncatedFileRefusedAtReopen() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            try await withStore(path: path) { store in _ = try await store.submit(sampleReport(1)) }
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.count() == 1)
+                try await Self.apply(.truncate, to: path, directory: directory)
+                let error = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(2)) }
+                #expect(error?.kind == .fileLost)
+            }
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.message.contains("malformed") == true)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteNIO
 import Testing
 @testable import PetSpotStore
 
@@ -10,13 +10,12 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let parent = directory.appendingPathComponent("var/lib/petspotd", isDirectory: true)
             let path = parent.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
-            defer { try? store.close() }
-
-            #expect(FileManager.default.fileExists(atPath: path))
-            #expect(try permissions(of: parent.path) == 0o700)
-            #expect(try permissions(of: path) == 0o600)
-            #expect(try await store.count() == 0)
+            try await withStore(path: path) { store async throws in
+                #expect(FileManager.default.fileExists(atPath: path))
+                #expect(try permissions(of: parent.path) == 0o700)
+                #expect(try permissions(of: path) == 0o600)
+                #expect(try await store.count() == 0)
+            }
         }
     }
 
@@ -24,21 +23,21 @@ struct ReportStoreOpeningTests {
     func dataSurvivesReopen() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
+            let store = try await ReportStore(path: path)
             let first = try await store.submit(sampleReport(1, photo: samplePhoto)).report
             let second = try await store.submit(sampleReport(2)).report
-            try store.close()
+            try await store.close()
 
-            let reopened = try ReportStore(path: path)
-            defer { try? reopened.close() }
-            #expect(try await reopened.count() == 2)
-            #expect(try await reopened.get(id: first.id, ownerUID: 1000) == first)
-            #expect(try await reopened.get(id: second.id, ownerUID: 1000) == second)
-            #expect(try await reopened.photo(reportID: first.id, ownerUID: 1000) == samplePhoto)
-            #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [second, first])
-            // Insertion order continues after a reopen.
-            let third = try await reopened.submit(sampleReport(3)).report
-            #expect(try await reopened.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [third])
+            try await withStore(path: path) { reopened async throws in
+                #expect(try await reopened.count() == 2)
+                #expect(try await reopened.get(id: first.id, ownerUID: 1000) == first)
+                #expect(try await reopened.get(id: second.id, ownerUID: 1000) == second)
+                #expect(try await reopened.photo(reportID: first.id, ownerUID: 1000) == samplePhoto)
+                #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [second, first])
+                // Insertion order continues after a reopen.
+                let third = try await reopened.submit(sampleReport(3)).report
+                #expect(try await reopened.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [third])
+            }
         }
     }
 
@@ -47,13 +46,36 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
             for _ in 0..<2 {  // new file, then existing file
-                let store = try ReportStore(path: path)
+                let store = try await ReportStore(path: path)
                 let settings = try await store.durabilitySettings()
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)  // FULL
                 _ = try await store.submit(sampleReport(1))
-                try store.close()
+                try await store.close()
             }
+        }
+    }
+
+    @Test("an opening whose caller is cancelled part-way leaves no connection open behind it")
+    func cancelledOpening() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            // Each opening is cancelled a little later than the one before, so the cancellations
+            // land before, during and after its statements.
+            for attempt in 0..<100 {
+                let opening = Task { try await ReportStore(path: path) }
+                for _ in 0..<(attempt * 20) { await Task.yield() }
+                opening.cancel()
+                do {
+                    let store = try await opening.value
+                    _ = try await store.submit(sampleReport(attempt))
+                    try await store.close()
+                } catch let error as ReportStoreError {
+                    #expect(error.kind == .cancelled, "\(error)")
+                }
+            }
+            // A connection left open keeps the WAL file: the last one to close removes it.
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         }
     }
 
@@ -61,10 +83,10 @@ struct ReportStoreOpeningTests {
     func closeIsClean() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
+            let store = try await ReportStore(path: path)
             _ = try await store.submit(sampleReport(1, photo: samplePhoto))
-            try store.close()
-            try store.close()
+            try await store.close()
+            try await store.close()
 
             let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             #expect(walSize == 0)
@@ -79,6 +101,28 @@ struct ReportStoreOpeningTests {
         }
     }
 
+    @Test("close says so when another connection keeps the WAL checkpoint from finishing, and loses nothing")
+    func closeReportsBusyCheckpoint() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try await ReportStore(path: path)
+            _ = try await store.submit(sampleReport(1))
+            // A reader holding its snapshot, as a backup does (the checkpoint waits out the busy timeout).
+            let error = try await withPlainConnection(path: path) { reader in
+                _ = try await reader.query("BEGIN")
+                _ = try await reader.query("SELECT COUNT(*) FROM report")
+                let error = await #expect(throws: ReportStoreError.self) { try await store.close() }
+                _ = try await reader.query("COMMIT")
+                return error
+            }
+            #expect(error?.kind == .io)
+            #expect(error?.message.contains("WAL checkpoint") == true)
+            try await withStore(path: path) { reopened async throws in
+                #expect(try await reopened.get(id: "report-1", ownerUID: 1000) != nil)
+            }
+        }
+    }
+
     @Test("a file that is not a database is refused with a clear error and left unchanged")
     func refusesNonDatabaseFile() async throws {
         try await withTemporaryDirectory { directory in
@@ -86,7 +130,7 @@ struct ReportStoreOpeningTests {
             let content = Data(String(repeating: "these are my notes, not a database\n", count: 100).utf8)
             try content.write(to: URL(fileURLWithPath: path))
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("not a petspotd database") == true)
@@ -94,25 +138,38 @@ struct ReportStoreOpeningTests {
         }
     }
 
+    @Test("an empty file this start did not create is refused and left as it is, not started over")
+    func refusesEmptyFile() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
+            #expect(error?.kind == .notADatabase)
+            #expect(error?.description.contains(path) == true)
+            #expect(error?.message.contains("the file is empty") == true)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
     @Test("another application's SQLite database is refused and not modified")
     func refusesForeignDatabase() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("contacts.sqlite").path
-            let foreign = try DatabaseQueue(path: path)
-            try await foreign.write { db in
-                try db.execute(sql: "CREATE TABLE contact (name TEXT); INSERT INTO contact VALUES ('Alice')")
+            try await withPlainConnection(path: path) { foreign in
+                _ = try await foreign.query("CREATE TABLE contact (name TEXT)")
+                _ = try await foreign.query("INSERT INTO contact VALUES ('Alice')")
             }
-            try foreign.close()
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
             #expect(error?.description.contains(path) == true)
 
-            let check = try DatabaseQueue(path: path)
-            defer { try? check.close() }
-            let state = try await check.read { db in
-                (tables: try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            let state = try await withPlainConnection(path: path) { check in
+                (tables: try await check.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                    .map { $0.column("name")?.string },
+                 journalMode: try await check.query("PRAGMA journal_mode").first?.column("journal_mode")?.string)
             }
             #expect(state.tables == ["contact"])
             #expect(state.journalMode == "delete")
@@ -123,11 +180,11 @@ struct ReportStoreOpeningTests {
     func refusesOtherApplicationID() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
-            let foreign = try DatabaseQueue(path: path)
-            try await foreign.write { db in try db.execute(sql: "PRAGMA application_id = 42") }
-            try foreign.close()
+            try await withPlainConnection(path: path) { foreign in
+                _ = try await foreign.query("PRAGMA application_id = 42")
+            }
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .notADatabase)
         }
     }
@@ -136,24 +193,22 @@ struct ReportStoreOpeningTests {
     func refusesNewerSchema() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try ReportStore(path: path)
-            _ = try await store.submit(sampleReport(1))
-            try store.close()
-
-            let newer = try DatabaseQueue(path: path)
-            try await newer.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+            try await withStore(path: path) { store async throws in
+                _ = try await store.submit(sampleReport(1))
             }
-            try newer.close()
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            try await withPlainConnection(path: path) { newer in
+                _ = try await newer.query("INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+            }
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .schemaTooNew)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("v2-from-the-future") == true)
 
-            let check = try DatabaseQueue(path: path)
-            defer { try? check.close() }
-            let count = try await check.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM report") }
+            let count = try await withPlainConnection(path: path) { check in
+                try await check.query("SELECT COUNT(*) AS count FROM report").first?.column("count")?.integer
+            }
             #expect(count == 1)
         }
     }
@@ -165,7 +220,7 @@ struct ReportStoreOpeningTests {
             try Data("x".utf8).write(to: blocker)
             let path = blocker.appendingPathComponent("reports.sqlite").path
 
-            let error = #expect(throws: ReportStoreError.self) { try ReportStore(path: path) }
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
             #expect(error?.kind == .open)
             #expect(error?.description.contains(path) == true)
             #expect(error?.description.contains("File exists") == true)

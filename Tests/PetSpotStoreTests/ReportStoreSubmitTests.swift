@@ -101,4 +101,28 @@ struct ReportStoreSubmitTests {
             #expect(try await store.list(ownerUID: 2000, limit: 10, cursor: nil).reports.isEmpty)
         }
     }
+
+    @Test("a submit whose caller is cancelled stores its report and says so, or stores nothing and says cancelled")
+    func cancelledCallers() async throws {
+        try await withTemporaryStore { store in
+            // Each submit is cancelled a little later than the one before, so the cancellations
+            // land before, during and after its statements.
+            var stored: [StoredReport] = []
+            for number in 0..<300 {
+                let submit = Task { try await store.submit(sampleReport(number)).report }
+                for _ in 0..<(number % 60) { await Task.yield() }
+                submit.cancel()
+                do {
+                    stored.append(try await submit.value)
+                } catch let error as ReportStoreError {
+                    #expect(error.kind == .cancelled, "\(error)")
+                }
+            }
+
+            // What was answered as stored is stored, and nothing else; no transaction was left open.
+            #expect(try await store.count() == stored.count)
+            #expect(try await store.list(ownerUID: 1000, limit: 300, cursor: nil).reports == stored.reversed())
+            #expect(try await store.submit(sampleReport(5000)).inserted)
+        }
+    }
 }

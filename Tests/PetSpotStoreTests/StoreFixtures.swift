@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteNIO
 @testable import PetSpotStore
 
 /// Runs `body` with a fresh directory under the system temp directory, removed afterwards.
@@ -13,9 +14,40 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
 /// Runs `body` with a store opened on a new file in a temporary directory, closed afterwards.
 func withTemporaryStore<T>(_ body: (ReportStore) async throws -> T) async throws -> T {
     try await withTemporaryDirectory { directory in
-        let store = try ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
-        defer { try? store.close() }
-        return try await body(store)
+        try await withStore(path: directory.appendingPathComponent("reports.sqlite").path, body)
+    }
+}
+
+/// Runs `body` with a store opened on `path`, closed afterwards whatever `body` does.
+func withStore<T>(path: String, _ body: (ReportStore) async throws -> T) async throws -> T {
+    let store = try await ReportStore(path: path)
+    do {
+        let result = try await body(store)
+        try? await store.close()
+        return result
+    } catch {
+        try? await store.close()
+        throw error
+    }
+}
+
+/// Opens a store on `path` and closes it again: for tests that expect the opening to fail.
+func openAndClose(path: String) async throws(ReportStoreError) {
+    let store = try await ReportStore(path: path)
+    try await store.close()
+}
+
+/// Runs `body` on a plain SQLite connection to `path`, without any of the store's rules, closed
+/// afterwards: for building files the store must refuse or take over, and for looking into them.
+func withPlainConnection<T>(path: String, _ body: (SQLiteConnection) async throws -> T) async throws -> T {
+    let connection = try await SQLiteConnection.open(storage: .file(path: path))
+    do {
+        let result = try await body(connection)
+        try await connection.close()
+        return result
+    } catch {
+        try? await connection.close()
+        throw error
     }
 }
 

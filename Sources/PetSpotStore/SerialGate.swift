@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Lets one operation at a time through, in the order they arrived.
+///
+/// The store has one SQLite connection, and SQLiteNIO runs each statement as its own work item:
+/// a statement of one operation issued while another operation's transaction is open would run
+/// inside that transaction. Holding the gate for a whole operation keeps them apart.
+final class SerialGate: Sendable {
+    private struct State {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Runs `body` once every operation that arrived before it has finished.
+    func withTurn<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+        await waitForTurn()
+        defer { passTurn() }
+        return try await body()
+    }
+
+    private func waitForTurn() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let mine = state.withLock { state in
+                if state.busy {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.busy = true
+                return true
+            }
+            if mine { continuation.resume() }
+        }
+    }
+
+    private func passTurn() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}

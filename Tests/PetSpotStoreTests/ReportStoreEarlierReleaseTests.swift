@@ -1,0 +1,127 @@
+import Foundation
+import SQLiteNIO
+import Testing
+@testable import PetSpotStore
+
+/// Databases as the releases built on GRDB left them: their migrator recorded applied migrations
+/// by name in `grdb_migrations`. The statements below are written out, not taken from
+/// `ReportSchema`, so that they stay what those releases ran whatever the schema becomes.
+@Suite("Databases of earlier releases")
+struct ReportStoreEarlierReleaseTests {
+    /// petspotd's migration "v1" as GRDB's DatabasePool and migrator ran it: WAL mode, the
+    /// migrations table on its own, then the migration and its record in one transaction.
+    static let grdbVersion1 = [
+        "PRAGMA journal_mode = WAL",
+        "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)",
+        "BEGIN IMMEDIATE TRANSACTION",
+        """
+        CREATE TABLE report (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: never reused, so it orders by insertion
+            id TEXT NOT NULL UNIQUE,
+            flow_id TEXT NOT NULL UNIQUE,
+            owner_uid INTEGER NOT NULL CHECK (owner_uid BETWEEN 0 AND 4294967295),
+            submitted_at TEXT NOT NULL,
+            values_json TEXT NOT NULL,
+            photo_media_type TEXT,
+            photo_sha256 TEXT,
+            photo_bytes INTEGER,
+            photo BLOB,
+            -- A photo is all four columns or none of them.
+            CHECK ((photo IS NULL AND photo_media_type IS NULL AND photo_sha256 IS NULL AND photo_bytes IS NULL)
+                OR (photo IS NOT NULL AND photo_media_type IS NOT NULL AND photo_sha256 IS NOT NULL
+                    AND photo_bytes = length(photo)))
+        )
+        """,
+        "CREATE INDEX report_owner_seq ON report(owner_uid, seq DESC)",
+        "PRAGMA application_id = 1347637332",
+        "INSERT INTO grdb_migrations (identifier) VALUES ('v1')",
+        "COMMIT TRANSACTION",
+    ]
+
+    /// Inserts `report` as the GRDB releases' submit did.
+    static func insertAsGRDBDid(_ report: NewReport, into db: SQLiteConnection) async throws {
+        _ = try await db.query("""
+            INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json,
+                                photo_media_type, photo_sha256, photo_bytes, photo)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [
+                .text(report.id), .text(report.flowID), .integer(Int(report.ownerUID)), .text(report.submittedAt),
+                .text(report.valuesJSON),
+                report.photo.map { .text($0.mediaType) } ?? .null,
+                report.photo.map { .text($0.sha256) } ?? .null,
+                report.photo.map { .integer($0.data.count) } ?? .null,
+                report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
+            ])
+    }
+
+    static func appliedMigrations(path: String) async throws -> [String?] {
+        try await withPlainConnection(path: path) { db in
+            try await db.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map { $0.column("identifier")?.string }
+        }
+    }
+
+    @Test("a database a GRDB release made opens with its reports, takes new ones, and keeps its migration record")
+    func opensGRDBDatabase() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
+            let older = [sampleReport(1, photo: samplePhoto), sampleReport(2), sampleReport(3, owner: 2000)]
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for report in older { try await Self.insertAsGRDBDid(report, into: db) }
+            }
+
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.count() == 3)
+                #expect(try await store.get(id: "report-1", ownerUID: 1000) == StoredReport(older[0]))
+                #expect(try await store.photo(reportID: "report-1", ownerUID: 1000) == samplePhoto)
+                #expect(try await store.list(ownerUID: 1000, limit: 10, cursor: nil).reports
+                    == [StoredReport(older[1]), StoredReport(older[0])])
+                // The old flows are still known: a retried submit gets the stored report.
+                let retry = try await store.submit(sampleReport(9, flowID: "flow-2"))
+                #expect(!retry.inserted)
+                #expect(retry.report == StoredReport(older[1]))
+                let new = try await store.submit(sampleReport(4)).report
+                #expect(try await store.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [new])
+                let settings = try await store.durabilitySettings()
+                #expect(settings.journalMode == "wal")
+                #expect(settings.synchronous == 2)
+            }
+            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+        }
+    }
+
+    @Test("a new database records its migrations as the GRDB releases did, so they can open it too")
+    func recordsMigrationsAsGRDBDid() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            try await withStore(path: path) { store in _ = try await store.submit(sampleReport(1)) }
+
+            let header = try await withPlainConnection(path: path) { db in
+                (applicationID: try await db.query("PRAGMA application_id").first?.column("application_id")?.integer,
+                 table: try await db.query("SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'").first?
+                    .column("sql")?.string)
+            }
+            #expect(header.applicationID == 0x5053_5054)
+            #expect(header.table == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+        }
+    }
+
+    @Test("a file whose first start stopped before its first migration committed opens as a new database")
+    func opensInterruptedFirstStart() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            // A GRDB release made the migrations table outside the migration's transaction.
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1.prefix(2) { _ = try await db.query(statement) }
+            }
+
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.count() == 0)
+                #expect(try await store.submit(sampleReport(1)).inserted)
+            }
+            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+        }
+    }
+}
