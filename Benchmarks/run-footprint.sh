@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=${1:-}
 bin=.build-static/bin
-[ -x "$bin/petspotd" ] && [ -x "$bin/petspot" ] || make static >/dev/null
+# Always through make: a program left from an earlier tree would give stale figures.
+make static >/dev/null
 dir=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$dir"; }
