@@ -54,13 +54,7 @@ struct SystemdTests {
 
     @Test("journald gets priorities when stderr is the stream JOURNAL_STREAM names, plain lines otherwise")
     func journald() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-journal-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let log = dir.appendingPathComponent("petspotd.log").path
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        var info = stat()
-        #expect(stat(log, &info) == 0)
-        let daemon = try DaemonProcess(directory: dir, environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]).start()
+        let daemon = try DaemonProcess.loggingToJournal().start()
         try daemon.stop()
         let lines = daemon.log.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<6>serving") })
