@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
     targets: [
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
@@ -36,18 +38,23 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The daemon: configuration, flow registry, NIO pipeline, method dispatch.
+        // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
+        // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
             "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         ]),
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
         .executableTarget(name: "petspotd", dependencies: [
             "PetSpotServer", "PetSpotFlow", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
             "PetSpotClient", "PetSpotJSON", "PetSpotSystem",
@@ -67,9 +74,11 @@ let package = Package(
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol",
+            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot"]),

@@ -62,6 +62,7 @@ public final class GpsdProvider: LocationProvider {
         /// Each waiter's timeout, cancelled when a fix or a disconnect answers it first.
         var timers: [UInt64: Task<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        var started = false
         var stopping = false
     }
 
@@ -73,7 +74,15 @@ public final class GpsdProvider: LocationProvider {
         self.monotonicNanos = monotonicNanos
         self.now = now
         self.state = Mutex(WatchState())
-        DetachedThread.start(named: "petspotd-gpsd") { [self] in watch() }
+    }
+
+    /// Starts the watch on its own thread, once; a provider already stopped stays stopped.
+    public func start() {
+        let start = state.withLock { s in
+            defer { s.started = true }
+            return !s.started && !s.stopping
+        }
+        if start { DetachedThread.start(named: "petspotd-gpsd") { [self] in watch() } }
     }
 
     private var endpoint: String { "\(settings.host):\(settings.port)" }
@@ -152,7 +161,8 @@ public final class GpsdProvider: LocationProvider {
         }
     }
 
-    /// Ends the watch; waiting requests are answered `unavailable`.
+    /// Ends the watch (its thread notices within `pollInterval`); waiting requests are
+    /// answered `unavailable`.
     public func stop() {
         let waiters = state.withLock { s in
             s.stopping = true

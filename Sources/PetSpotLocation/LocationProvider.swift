@@ -1,8 +1,9 @@
 import PetSpotFlow
 
 /// One source of positions behind the location service. A provider only answers "a fix, or
-/// why not"; the order of providers, fallback and permission live in `LocationService`.
-public protocol LocationProvider: Sendable {
+/// why not"; the order of providers, fallback and permission live in `LocationService`. A
+/// provider is an object with a lifetime: a reload keeps the same one when its settings stay.
+public protocol LocationProvider: AnyObject, Sendable {
     /// The name a fix carries as its `source` ("gpsd", "simulated").
     var name: String { get }
 
@@ -11,6 +12,18 @@ public protocol LocationProvider: Sendable {
 
     /// What the provider can say about itself for `location.status`.
     func status() async -> ProviderStatus
+
+    /// Begins whatever the provider does in the background (gpsd: its watch thread). Nothing
+    /// runs before this, so a daemon that fails to start leaves nothing behind.
+    func start()
+
+    /// Ends the background work for good; a provider stopped is never started again.
+    func stop()
+}
+
+extension LocationProvider {
+    public func start() {}
+    public func stop() {}
 }
 
 /// A provider's answer to one request.

@@ -40,6 +40,19 @@ public final class LocationService: Sendable {
 
     public var providerNames: [String] { providers.map(\.name) }
 
+    /// Starts the providers' background work (a gpsd watch). Starting one twice does nothing.
+    public func start() {
+        for provider in providers { provider.start() }
+    }
+
+    /// Stops the providers that `successor` (the service a reload puts in force) does not keep;
+    /// without a successor, all of them.
+    public func stop(keeping successor: LocationService? = nil) {
+        for provider in providers where !(successor?.providers.contains { $0 === provider } ?? false) {
+            provider.stop()
+        }
+    }
+
     /// One fix for `client`, or why there is none. Never waits longer than `timeout` in all.
     public func current(for client: LocationClient? = nil, timeout: Duration? = nil, maxAge: Duration? = nil) async -> LocationOutcome {
         if let refusal = refusal(for: client) { return refusal }

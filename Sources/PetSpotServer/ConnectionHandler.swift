@@ -64,6 +64,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.router = router
         self.peer = peer
         self.limits = limits
+        // The connection's logger says who the client is; each request's adds its id and method.
+        var logger = logger
+        logger[metadataKey: "uid"] = "\(peer.uid)"
+        logger[metadataKey: "pid"] = "\(peer.pid)"
         self.logger = logger
         self.socketCookie = socketCookie
     }
@@ -127,7 +131,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        logger.debug("connection error", metadata: ["uid": "\(peer.uid)", "error": "\(error)"])
+        logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
 
@@ -172,7 +176,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         logger.warning("closing a connection whose client has not read its answers", metadata: [
-            "uid": "\(peer.uid)", "pid": "\(peer.pid)", "unsentBytes": "\(buffered)",
+            "unsentBytes": "\(buffered)",
             "limit": "limits.stalledReaderTimeoutSeconds=\(limits.stalledReaderTimeoutSeconds)",
         ])
         closing = true
@@ -213,11 +217,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .tooLong(let limit):
             let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
                                  details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
-            router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", peer: peer, error.message)
+            router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
             write(RPCResponse.failure(id: .null, error).json, context: context)
         case .line(let line):
             if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-            let request = RequestContext(router: router, peer: peer, limits: limits, draining: draining)
+            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining)
             if line.readableBytes >= Self.offloadLineBytes {
                 let bytes = Array(line.readableBytesView)
                 wait(for: { await request.answer(line: bytes) }, context: context)

@@ -10,24 +10,27 @@ import PetSpotJSON
 import PetSpotLocation
 import PetSpotProtocol
 import PetSpotStore
+import ServiceLifecycle
+import UnixSignals
 
-/// The running daemon: the services, the listening socket, and an orderly stop.
+/// The daemon: `start` opens everything it needs and fails with nothing left running;
+/// `run` runs its services in a `ServiceGroup` until a signal stops them.
 public final class Daemon: Sendable {
     public let services: DaemonServices
     private let group: MultiThreadedEventLoopGroup
-    private let serverChannel: any Channel
     private let tracker: ConnectionTracker
-    /// The socket file this process created; nil under socket activation (systemd owns it).
-    private let ownSocket: (path: String, dev: UInt64, ino: UInt64)?
-    private let expiryTask: RepeatedTask
     private let faults: FaultLog
-    private let faultFlushTask: RepeatedTask
-    private let watchdogTask: Task<Void, Never>?
     private let notifier: SystemdNotifier?
     private let logger: Logger
+    private let server: ServerService
+    private let location: LocationWatchService
+    /// Where the daemon serves, for the log and systemd's status line.
+    private let servingAt: String
 
-    /// Opens everything the daemon needs and starts serving. A setting that cannot work
-    /// throws `ConfigurationError` before anything is served.
+    /// Opens everything the daemon needs: the socket (bound and accepting, so no client that
+    /// comes early is refused) and the database. A setting that cannot work throws
+    /// `ConfigurationError`; then whatever was opened is closed again, and nothing that runs on
+    /// its own (a gpsd watch, a timer) has been started: that is `run`'s part.
     public static func start(configuration: DaemonConfiguration, clock: DaemonClock = .system, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Daemon
     {
@@ -88,14 +91,14 @@ public final class Daemon: Sendable {
             }
 
         let serverChannel: any Channel
-        var ownSocket: (path: String, dev: UInt64, ino: UInt64)? = nil
+        var ownSocket: ServerService.OwnSocket? = nil
         do {
             if let fd = activated {
                 serverChannel = try await bootstrap.withBoundSocket(fd).get()
             } else {
                 serverChannel = try await bind(bootstrap, configuration)
                 if let identity = SocketFile.identity(configuration.socketPath) {
-                    ownSocket = (configuration.socketPath, identity.dev, identity.ino)
+                    ownSocket = .init(path: configuration.socketPath, identity: identity)
                 }
             }
         } catch {
@@ -104,48 +107,25 @@ public final class Daemon: Sendable {
             throw error
         }
 
-        let sweepEvery = TimeAmount.milliseconds(Int64(min(60_000, max(250, limits.flowIdleTimeoutSeconds * 1000 / 4))))
-        let expiryTask = group.next().scheduleRepeatedTask(initialDelay: sweepEvery, delay: sweepEvery) { _ in
-            let expired = registry.expireIdle()
-            if expired > 0 { logger.info("expired idle flows", metadata: ["count": "\(expired)"]) }
-        }
-        // Every second (the shortest interval): a flood's count is written soon after its interval ends.
-        let flushEvery = TimeAmount.seconds(1)
-        let faultFlushTask = group.next().scheduleRepeatedTask(initialDelay: flushEvery, delay: flushEvery) { _ in faults.flush() }
         let notifier = SystemdNotifier(environment: environment)
-        let watchdogTask = notifier.flatMap { notifier in
-            notifier.watchdogInterval.map { interval in
-                Task { await watchdog(every: interval, notifier: notifier, group: group, services: services, tracker: tracker, faults: faults) }
-            }
-        }
-        let daemon = Daemon(services: services, group: group, serverChannel: serverChannel, tracker: tracker,
-                            ownSocket: ownSocket, expiryTask: expiryTask, faults: faults, faultFlushTask: faultFlushTask,
-                            watchdogTask: watchdogTask, notifier: notifier, logger: logger)
-        let where_ = activated == nil ? configuration.socketPath : "the socket systemd passed"
-        logger.info("serving", metadata: [
-            "socket": "\(where_)", "database": "\(configuration.databasePath)",
-            "providers": "\(settings.location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
-        ])
-        // Only now, with the socket served and the database open, is the daemon ready.
-        notifier?.notify("READY=1", "STATUS=Serving \(where_)", "MAINPID=\(getpid())")
-        return daemon
+        let server = ServerService(serverChannel: serverChannel, tracker: tracker, ownSocket: ownSocket, notifier: notifier, logger: logger)
+        return Daemon(services: services, group: group, tracker: tracker, faults: faults, notifier: notifier, logger: logger,
+                      server: server, location: LocationWatchService(services: services),
+                      servingAt: activated == nil ? configuration.socketPath : "the socket systemd passed")
     }
 
-    private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, serverChannel: any Channel,
-                 tracker: ConnectionTracker, ownSocket: (path: String, dev: UInt64, ino: UInt64)?, expiryTask: RepeatedTask,
-                 faults: FaultLog, faultFlushTask: RepeatedTask, watchdogTask: Task<Void, Never>?, notifier: SystemdNotifier?, logger: Logger)
+    private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, tracker: ConnectionTracker, faults: FaultLog,
+                 notifier: SystemdNotifier?, logger: Logger, server: ServerService, location: LocationWatchService, servingAt: String)
     {
         self.services = services
         self.group = group
-        self.serverChannel = serverChannel
         self.tracker = tracker
-        self.ownSocket = ownSocket
-        self.expiryTask = expiryTask
         self.faults = faults
-        self.faultFlushTask = faultFlushTask
-        self.watchdogTask = watchdogTask
         self.notifier = notifier
         self.logger = logger
+        self.server = server
+        self.location = location
+        self.servingAt = servingAt
     }
 
     private static func bind(_ bootstrap: ServerBootstrap, _ configuration: DaemonConfiguration) async throws -> any Channel {
@@ -166,25 +146,92 @@ public final class Daemon: Sendable {
         return channel
     }
 
-    /// Pings systemd only after proving the daemon still works: every event loop runs a task
-    /// and the database answers a read from the file at its path. A hung loop, a failing disk or
-    /// a database file deleted or replaced means no ping, and systemd restarts the service.
-    private static func watchdog(every interval: Duration, notifier: SystemdNotifier, group: MultiThreadedEventLoopGroup,
-                                 services: DaemonServices, tracker: ConnectionTracker, faults: FaultLog) async
+    /// Runs the services until a stop, then closes the connections left, the event loops and
+    /// the database. `signals` is the process's SIGTERM, SIGINT and SIGHUP (a test hands in its
+    /// own): SIGHUP calls `reload`; the first SIGTERM or SIGINT stops the services gracefully,
+    /// one after another in the reverse of their start (`limits.drainTimeoutSeconds` for all of
+    /// it, then they are cancelled); a second one cancels them at once and `run` throws
+    /// `StopCutShort`.
+    public func run<Signals: AsyncSequence & Sendable>(signals: Signals, reload: @escaping @Sendable () -> Void) async throws
+        where Signals.Element == UnixSignal, Signals.Failure == Never
     {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            if Task.isCancelled { return }
-            do {
-                for loop in group.makeIterator() { try await loop.submit {}.get() }
-                _ = try await services.store.count()
-            } catch {
-                faults.record("watchdog", .error, "not healthy: withholding the watchdog ping", ["error": "\(error)"])
-                let reason = (error as? ReportStoreError)?.clientMessage ?? "an event loop does not answer"
-                notifier.notify("STATUS=Failing: \(reason)")
-                continue
+        let limits = services.limits
+        // Started in this order, stopped in the reverse: the watchdog first, then the server
+        // drains while location still answers, and the fault log writes last.
+        var daemonServices: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: flushFaults(), serviceName: "fault-log flush"),
+            .init(service: location, serviceName: "location"),
+            .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
+            .init(service: server, serviceName: "server"),
+        ]
+        if let notifier, let interval = notifier.watchdogInterval {
+            daemonServices.append(.init(service: PeriodicService(interval: interval) { await self.pingWatchdog(notifier) }, serviceName: "watchdog"))
+        }
+        var configuration = ServiceGroupConfiguration(services: daemonServices, logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(limits.drainTimeoutSeconds)
+        let serviceGroup = ServiceGroup(configuration: configuration)
+        let signalService = SignalService(signals: signals, services: serviceGroup, reload: reload, logger: logger)
+        let daemon = ServiceGroup(configuration: ServiceGroupConfiguration(services: [
+            .init(service: signalService, successTerminationBehavior: .ignore, failureTerminationBehavior: .cancelGroup, serviceName: "signals"),
+            .init(service: serviceGroup, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "services"),
+        ], logger: logger))
+
+        logger.info("serving", metadata: [
+            "socket": "\(servingAt)", "database": "\(services.configuration.databasePath)",
+            "providers": "\(services.location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
+        ])
+        // The socket is served and the database open; the services start right after.
+        notifier?.notify("READY=1", "STATUS=Serving \(servingAt)", "MAINPID=\(getpid())")
+        var failure: (any Error)?
+        do {
+            try await daemon.run()
+        } catch {
+            failure = error
+        }
+        // Every service has stopped: what is still open goes now.
+        try? await group.shutdownGracefully()
+        do {
+            try await services.store.close()
+        } catch {
+            logger.error("closing the database failed", metadata: ["error": "\(error)"])
+        }
+        faults.drain()
+        logger.info("stopped")
+        if let failure { throw failure }
+    }
+
+    /// Pings systemd's watchdog only after proving the daemon still works: every event loop
+    /// runs a task and the database answers a read from the file at its path. A hung loop, a
+    /// failing disk or a database file deleted or replaced means no ping, and systemd restarts
+    /// the service.
+    private func pingWatchdog(_ notifier: SystemdNotifier) async {
+        do {
+            for loop in group.makeIterator() {
+                // A hung loop never answers; a stop must not wait for it.
+                guard let answer = await loop.submit({}).resultUnlessCancelled() else { return }
+                try answer.get()
             }
-            notifier.notify("WATCHDOG=1", "STATUS=Serving: \(tracker.count) connections, \(services.registry.count) flows")
+            _ = try await services.store.count()
+        } catch {
+            faults.record("watchdog", .error, "not healthy: withholding the watchdog ping", ["error": "\(error)"])
+            let reason = (error as? ReportStoreError)?.clientMessage ?? "an event loop does not answer"
+            notifier.notify("STATUS=Failing: \(reason)")
+            return
+        }
+        notifier.notify("WATCHDOG=1", "STATUS=Serving: \(tracker.count) connections, \(services.registry.count) flows")
+    }
+
+    /// Every second (the shortest interval): a flood's count is written soon after its interval ends.
+    private func flushFaults() -> PeriodicService {
+        let faults = faults
+        return PeriodicService(interval: .seconds(1), work: { faults.flush() }, atStop: { faults.drain() })
+    }
+
+    private func flowExpiry(every limits: DaemonConfiguration.Limits) -> PeriodicService {
+        let (registry, logger) = (services.registry, logger)
+        return PeriodicService(interval: .milliseconds(min(60_000, max(250, limits.flowIdleTimeoutSeconds * 1000 / 4)))) {
+            let expired = registry.expireIdle()
+            if expired > 0 { logger.info("expired idle flows", metadata: ["count": "\(expired)"]) }
         }
     }
 
@@ -210,6 +257,9 @@ public final class Daemon: Sendable {
         if old.logFaultIntervalSeconds != configuration.logFaultIntervalSeconds {
             notReloaded.append("log.faultIntervalSeconds (restart to apply)")
         }
+        if old.limits.drainTimeoutSeconds != configuration.limits.drainTimeoutSeconds {
+            notReloaded.append("limits.drainTimeoutSeconds (restart to apply)")
+        }
         if old.limits.flowIdleTimeoutSeconds != configuration.limits.flowIdleTimeoutSeconds {
             notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
         }
@@ -219,11 +269,7 @@ public final class Daemon: Sendable {
         if configuration.limits.maxConnections > old.limits.maxConnections {
             FileDescriptorLimit.ensure(maxConnections: configuration.limits.maxConnections, logger: logger)
         }
-        if new.location !== current.location {
-            for case let provider as GpsdProvider in current.location.providers where !new.location.providers.contains(where: { ($0 as? GpsdProvider) === provider }) {
-                provider.stop()
-            }
-        }
+        if new.location !== current.location { location.replaced(current.location, with: new.location) }
         logger.info("reloaded", metadata: [
             "config": "\(configuration.configFile)", "providers": "\(new.location.providerNames.joined(separator: ","))",
             "species": "\(new.species.species.count)",
@@ -232,47 +278,6 @@ public final class Daemon: Sendable {
             logger.warning("not reloaded", metadata: ["setting": "\(item)"])
         }
         return notReloaded
-    }
-
-    /// Stops accepting, lets every connection answer what it has in hand (up to `grace`),
-    /// closes the database cleanly and removes the socket file it created.
-    public func stop(grace: Duration = .seconds(10)) async {
-        notifier?.notify("STOPPING=1", "STATUS=Stopping")
-        logger.info("stopping", metadata: ["connections": "\(tracker.count)"])
-        watchdogTask?.cancel()
-        try? await serverChannel.close()
-        expiryTask.cancel()
-        faultFlushTask.cancel()
-        let drained = tracker.drainAll(on: group.next())
-        logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
-        // Whichever comes first: every connection closed, or the grace period over.
-        await Self.wait(for: drained, atMost: grace)
-        if let ownSocket { SocketFile.removeIfOurs(ownSocket.path, identity: (ownSocket.dev, ownSocket.ino)) }
-        for case let gpsd as GpsdProvider in services.location.providers { gpsd.stop() }
-        try? await group.shutdownGracefully()
-        do {
-            try await services.store.close()
-        } catch {
-            logger.error("closing the database failed", metadata: ["error": "\(error)"])
-        }
-        // The counts of floods still being held back.
-        faults.drain()
-        logger.info("stopped")
-    }
-
-    /// Waits until `future` completes or `timeout` passes, whichever is first.
-    private static func wait(for future: EventLoopFuture<Void>, atMost timeout: Duration) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
-            let timer = Task {
-                try? await Task.sleep(for: timeout)
-                once.resume()
-            }
-            future.whenComplete { _ in
-                timer.cancel()
-                once.resume()
-            }
-        }
     }
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {

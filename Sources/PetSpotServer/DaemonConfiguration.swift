@@ -54,6 +54,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxPhotoBytes = 10 * 1024 * 1024
         public var maxPhotoBytesInMemory = 512 * 1024 * 1024
         public var maxReportsPage = 100
+        /// On SIGTERM, how long stopping may take: connections answer what they have in hand
+        /// meanwhile; those still open after it are closed.
+        public var drainTimeoutSeconds = 10
     }
 
     public struct SimulatedPositionSetting: Sendable, Equatable {
@@ -137,6 +140,7 @@ extension DaemonConfiguration {
         ("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
         ("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
         ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
+        ("limits.drainTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }

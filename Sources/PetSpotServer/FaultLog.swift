@@ -2,13 +2,16 @@ import Logging
 import Synchronization
 
 /// Where faults are written: storage failures, internal errors, limits hit, refused connections.
-/// One line per fault, naming who and what (uid, method, flow id); a flood of the same fault
+/// One line per fault, naming who and what (uid, method, request id, flow id: the metadata of
+/// the request's or the connection's logger it is recorded with); a flood of the same fault
 /// becomes one line per `log.faultIntervalSeconds` with its count (`repeated=N`).
 public final class FaultLog: Sendable {
     public struct Fault: Sendable {
         public let level: Logger.Level
         public let message: String
         public let metadata: Logger.Metadata
+        /// The logger the fault is written with; nil: the daemon's own.
+        public let logger: Logger?
     }
 
     public let interval: Duration
@@ -24,17 +27,18 @@ public final class FaultLog: Sendable {
         limiter = Mutex(FaultRateLimiter(intervalNanos: max(1, nanos)))
     }
 
-    /// A fault happened. `key` says which faults count as the same one.
-    public func record(_ key: String, _ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata = [:]) {
+    /// A fault happened. `key` says which faults count as the same one; `logger`, when given,
+    /// writes it (a request's logger, whose metadata says whose request it was).
+    public func record(_ key: String, _ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata = [:], logger: Logger? = nil) {
         let now = monotonicNanos()
-        let fault = Fault(level: level, message: message, metadata: metadata)
+        let fault = Fault(level: level, message: message, metadata: metadata, logger: logger)
         write(limiter.withLock { $0.record(key, fault, at: now) })
     }
 
-    /// A client hit a limit outside any one method (a batch too large, a line too long).
-    func limitHit(_ limit: String, kind: String = "limitExceeded", peer: Peer, _ error: String) {
-        record("\(kind) \(limit)", .warning, "request failed",
-               ["uid": "\(peer.uid)", "pid": "\(peer.pid)", "kind": "\(kind)", "limit": "\(limit)", "error": "\(error)"])
+    /// A client hit a limit outside any one method (a batch too large, a line too long);
+    /// `connection` is the connection's logger.
+    func limitHit(_ limit: String, kind: String = "limitExceeded", connection: Logger, _ error: String) {
+        record("\(kind) \(limit)", .warning, "request failed", ["kind": "\(kind)", "limit": "\(limit)", "error": "\(error)"], logger: connection)
     }
 
     /// Writes the counts of floods whose interval is over.
@@ -52,12 +56,12 @@ public final class FaultLog: Sendable {
         for line in lines {
             switch line {
             case .single(let fault):
-                logger.log(level: fault.level, "\(fault.message)", metadata: fault.metadata)
+                (fault.logger ?? logger).log(level: fault.level, "\(fault.message)", metadata: fault.metadata)
             case .repeated(let last, let count):
                 var metadata = last.metadata
                 metadata["repeated"] = "\(count)"
                 metadata["interval"] = "\(interval.components.seconds)s"
-                logger.log(level: last.level, "\(last.message)", metadata: metadata)
+                (last.logger ?? logger).log(level: last.level, "\(last.message)", metadata: metadata)
             }
         }
     }

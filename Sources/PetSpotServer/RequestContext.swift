@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import PetSpotJSON
 import PetSpotProtocol
@@ -7,6 +8,8 @@ import PetSpotProtocol
 struct RequestContext: Sendable {
     let router: RequestRouter
     let peer: Peer
+    /// The connection's logger.
+    let logger: Logger
     let limits: DaemonConfiguration.Limits
     let draining: Bool
 
@@ -87,7 +90,7 @@ struct RequestContext: Sendable {
         if elements.count > limits.maxBatchSize {
             let error = RPCError.limitExceeded("limits.maxBatchSize", max: limits.maxBatchSize,
                                                "a batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count)")
-            router.faults.limitHit("limits.maxBatchSize", peer: peer, error.message)
+            router.faults.limitHit("limits.maxBatchSize", connection: logger, error.message)
             return RPCResponse.failure(id: .null, error).json
         }
         return nil
@@ -115,7 +118,7 @@ struct RequestContext: Sendable {
         if draining {
             return .now(id.map { RPCResponse.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")).json })
         }
-        switch router.route(request, peer: peer) {
+        switch router.route(request, peer: peer, logger: logger) {
         case .done(let outcome):
             return .now(id.map { RPCResponse(id: $0, outcome: outcome).json })
         case .pending(let work):

@@ -23,26 +23,27 @@ public struct RequestRouter: Sendable {
         self.faults = faults
     }
 
-    /// Answers one request; a fault among the answers (storage, internal, a limit) is logged.
-    public func route(_ request: RPCRequest, peer: Peer) -> Reply {
+    /// Answers one request; a fault among the answers (storage, internal, a limit) is logged
+    /// with the request's own logger, made from `logger`, the connection's.
+    public func route(_ request: RPCRequest, peer: Peer, logger: Logger) -> Reply {
         switch dispatch(request, peer: peer) {
         case .done(let outcome):
-            logFault(outcome, request, peer)
+            logFault(outcome, request, logger)
             return .done(outcome)
         case .pending(let work):
             return .pending { [self] in
                 let outcome = await work()
-                logFault(outcome, request, peer)
+                logFault(outcome, request, logger)
                 return outcome
             }
         }
     }
 
-    private func logFault(_ outcome: Result<JSONValue, RPCError>, _ request: RPCRequest, _ peer: Peer) {
+    private func logFault(_ outcome: Result<JSONValue, RPCError>, _ request: RPCRequest, _ connectionLogger: Logger) {
         guard case .failure(let error) = outcome else { return }
         let level: Logger.Level
         var key = "\(error.kind.rawValue) \(request.method)"
-        var metadata: Logger.Metadata = ["uid": "\(peer.uid)", "pid": "\(peer.pid)", "method": "\(request.method)", "kind": "\(error.kind.rawValue)"]
+        var metadata: Logger.Metadata = ["kind": "\(error.kind.rawValue)"]
         switch error.kind {
         case .storageFailed:
             level = .error
@@ -63,7 +64,7 @@ public struct RequestRouter: Sendable {
             metadata["flowId"] = "\(flowID.count <= 64 ? flowID : String(flowID.prefix(64)) + "…")"
         }
         metadata["error"] = "\(error.message)"
-        faults.record(key, level, "request failed", metadata)
+        faults.record(key, level, "request failed", metadata, logger: connectionLogger.forRequest(request))
     }
 
     private func dispatch(_ request: RPCRequest, peer: Peer) -> Reply {

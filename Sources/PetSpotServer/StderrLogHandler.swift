@@ -25,17 +25,19 @@ public struct StderrLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var merged = self.metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote("\($0.value)"))" }.joined(separator: " ")
-        let message = "\(event.message)".replacingNewlines()
-        let line: String
-        if journald {
-            line = "<\(Self.priority(event.level))>\(message)\(fields.isEmpty ? "" : " " + fields)\n"
-        } else {
-            line = "\(label): \(event.level): \(message)\(fields.isEmpty ? "" : " " + fields)\n"
-        }
         // One write(2) per line keeps lines whole when several threads log at once.
-        var bytes = Array(line.utf8)
+        var bytes = Array(Self.line(label: label, level: event.level, message: "\(event.message)", metadata: merged, journald: journald).utf8)
         bytes.withUnsafeMutableBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// One event as the one line written for it, newline included. Whatever the message and
+    /// the values hold (a client's request id, say), the line has no other line break and no
+    /// control character: those are written as escapes, so no text can end a line early, forge
+    /// another, or drive a terminal.
+    static func line(label: String, level: Logger.Level, message: String, metadata: Logger.Metadata, journald: Bool) -> String {
+        let fields = metadata.sorted { $0.key < $1.key }.map { "\(escaped($0.key))=\(quoted("\($0.value)"))" }.joined(separator: " ")
+        let text = escaped(message) + (fields.isEmpty ? "" : " " + fields)
+        return journald ? "<\(priority(level))>\(text)\n" : "\(label): \(level): \(text)\n"
     }
 
     /// Whether standard error is the journal stream JOURNAL_STREAM ("DEVICE:INODE") names, as
@@ -60,17 +62,39 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 
-    private static func quote(_ value: String) -> String {
-        value.contains(where: { $0 == " " || $0 == "\"" }) ? "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : value
+    /// A value as it is when it holds no space, quote, backslash or control character;
+    /// otherwise in quotes, with those escaped.
+    private static func quoted(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || isControl($0) }) else { return value }
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out += escaped(scalar)
+            }
+        }
+        return out + "\""
     }
-}
 
-extension String {
-    fileprivate func replacingNewlines() -> String {
-        contains("\n") ? split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ") : self
+    /// `text` with its control characters escaped.
+    private static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return text.unicodeScalars.map(escaped).joined()
     }
 
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case _ where isControl(scalar): "\\u{\(String(scalar.value, radix: 16))}"
+        default: String(scalar)
+        }
+    }
+
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import Logging
 import PetSpotFlow
 import PetSpotServer
 import PetSpotSystem
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -80,8 +80,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level, journald: journald) }
         let logger = Logger(label: "petspotd")
 
-        // Signals are caught before the daemon says it is ready, so an early reload or stop
-        // is handled rather than fatal. A peer that vanishes must never kill the process.
+        // A peer that vanishes must never kill the process.
         signal(SIGPIPE, SIG_IGN)
         // glibc raises its mmap threshold each time a large mmapped block is freed, up to
         // 32 MiB; later request lines, photos and answers of megabytes then come from the heap
@@ -89,7 +88,9 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         // Benchmarks/run-memory.sh). Pinned at its default, large buffers are mmapped and go
         // back to the kernel when freed.
         pinMallocMmapThreshold(bytes: 128 * 1024)
-        let signals = Signals.stream([SIGTERM, SIGINT, SIGHUP])
+        // Caught before the start, so that a reload or stop that comes early waits its turn
+        // rather than killing the process; kept for its whole life, so a second SIGTERM is heard.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(configuration: settings, logger: logger)
@@ -99,19 +100,20 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         }
         // Only once started, so that a refused start stays one line.
         logger.info("configuration", metadata: ["from": "\(source)"])
-        for await signal in signals {
-            guard signal == SIGHUP else {
-                logger.info("received signal", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
-                break
+        let command = self
+        do {
+            try await daemon.run(signals: signals) {
+                // The file again, with the same flags on top: a flag still wins after a reload.
+                do throws(ConfigurationError) {
+                    _ = daemon.reload(try command.resolveConfiguration(source))
+                } catch {
+                    logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error.description)"])
+                }
             }
-            // The file again, with the same flags on top: a flag still wins after a reload.
-            do {
-                _ = daemon.reload(try resolveConfiguration(source))
-            } catch {
-                logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error.description)"])
-            }
+        } catch let stop as StopCutShort {
+            logger.warning("\(stop.description)", metadata: ["exit": "\(stop.exitStatus)"])
+            throw ExitCode(stop.exitStatus)
         }
-        await daemon.stop()
     }
 
     /// The file (or the built-in defaults) first, then each flag on top: the flag wins.
@@ -200,30 +202,4 @@ func pinMallocMmapThreshold(bytes: Int32) {
 
 func printError(_ line: String) {
     try? FileDescriptorIO.write(STDERR_FILENO, line + "\n")
-}
-
-/// Signals as an async sequence, delivered through Dispatch rather than a handler that may
-/// only call async-signal-safe functions.
-enum Signals {
-    static func stream(_ numbers: [Int32]) -> AsyncStream<Int32> {
-        AsyncStream { continuation in
-            let queue = DispatchQueue(label: "petspotd.signals")
-            let sources = numbers.map { number -> any DispatchSourceSignal in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { continuation.yield(number) }
-                source.resume()
-                return source
-            }
-            let kept = KeptSources(sources)
-            continuation.onTermination = { _ in kept.cancel() }
-        }
-    }
-
-    /// Keeps the sources alive as long as the stream; written once, then only cancelled.
-    private final class KeptSources: @unchecked Sendable {
-        private let sources: [any DispatchSourceSignal]
-        init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-        func cancel() { sources.forEach { $0.cancel() } }
-    }
 }

@@ -97,6 +97,18 @@ struct DaemonStartTests {
         #expect(try first.connect().result("daemon.info")["name"] == "petspotd")
     }
 
+    @Test("a database that cannot be opened stops the start: exit 78, one line, no socket left behind")
+    func unusableDatabase() throws {
+        // A folder where the file should be; gpsd configured, so a watch would log if it ran.
+        let daemon = try DaemonProcess(settings: ["location": ["providers": ["gpsd"], "gpsd": ["port": 1]]])
+        try FileManager.default.createDirectory(atPath: daemon.databasePath, withIntermediateDirectories: true)
+        let (status, stderr) = try daemon.startExpectingFailure()
+        #expect(status == 78, "\(stderr)")
+        #expect(stderr.contains("database.path: "), "\(stderr)")
+        #expect(stderr.split(separator: "\n").count == 1, "one line, nothing from a gpsd watch: \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "nothing half-started")
+    }
+
     @Test("the socket gets the configured mode")
     func socketMode() throws {
         let daemon = try DaemonProcess(arguments: ["--socket-mode", "0600"]).start()

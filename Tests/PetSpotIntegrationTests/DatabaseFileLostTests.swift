@@ -30,11 +30,9 @@ struct DatabaseFileLostTests {
 
     @Test("files deleted: submits answer storageFailed, the watchdog stops, a restart starts a new file that keeps what it acknowledges")
     func deleted() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-lost-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let listener = try NotifyListener(directory: dir)
+        let (daemon, listener) = try DaemonProcess.notifying(environment: ["WATCHDOG_USEC": "400000"])
         defer { listener.close() }
-        let daemon = try DaemonProcess(directory: dir, environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "400000"]).start()
+        try daemon.start()
         let conn = try daemon.connect()
         try fileReport(conn)
         try waitUntil("a watchdog ping") { listener.count(of: "WATCHDOG=1") >= 1 }

@@ -88,4 +88,23 @@ struct FaultLogTests {
                 && logLines(daemon.log, containing: "warning: request failed", "limit=limits.maxBatchSize", "uid=\(getuid())").count == 1
         }
     }
+
+    @Test("a fault is written with its request's logger: uid, method and the request's id, which stays on the one line however it is made")
+    func requestLoggerOneLine() throws {
+        // Under journald every line starts with its priority: a line break smuggled in would start one that does not.
+        let daemon = try DaemonProcess.loggingToJournal(arguments: ["--limit", "maxFlowsPerUser=1"]).start()
+        let conn = try daemon.connect()
+        _ = try conn.result("flow.start")
+        let answer = try conn.raw(#"{"jsonrpc":"2.0","id":"evil\n<3>forged line\r\u001b[2J\u2028end","method":"flow.start"}"#)
+        #expect(answer.errorKind == "limitExceeded")
+        try waitUntil("the fault in the log") { !logLines(daemon.log, containing: "limit=limits.maxFlowsPerUser").isEmpty }
+        let lines = daemon.log.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.hasPrefix("<") }, "\(daemon.log)")
+        // Nor does the id start a line of its own, with a priority of its choosing.
+        #expect(!lines.contains { $0.hasPrefix("<3>forged") }, "\(daemon.log)")
+        #expect(!daemon.log.contains("\u{1B}") && !daemon.log.contains("\r") && !daemon.log.contains("\u{2028}"))
+        let fault = try #require(logLines(daemon.log, containing: "<4>request failed", "limit=limits.maxFlowsPerUser").first)
+        #expect(fault.contains(#"requestId="evil\n<3>forged line\r\u{1b}[2J\u{2028}end""#), "\(fault)")
+        #expect(fault.contains("method=flow.start") && fault.contains("uid=\(getuid())") && fault.contains("pid="), "\(fault)")
+    }
 }

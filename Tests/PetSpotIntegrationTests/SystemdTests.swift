@@ -26,11 +26,8 @@ struct SystemdTests {
 
     @Test("readiness, status, watchdog, reloading and stopping reach NOTIFY_SOCKET", arguments: [false, true])
     func notifications(abstract: Bool) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-notify-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let listener = try NotifyListener(directory: dir, abstract: abstract)
+        let (daemon, listener) = try DaemonProcess.notifying(abstract: abstract, environment: ["WATCHDOG_USEC": "400000"])
         defer { listener.close() }
-        let daemon = try DaemonProcess(directory: dir, environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "400000"])
         try daemon.start()
         try waitUntil("READY=1") { listener.count(of: "READY=1") == 1 }
         #expect(listener.lines.contains { $0.hasPrefix("STATUS=Serving") })
@@ -46,11 +43,8 @@ struct SystemdTests {
 
     @Test("without WATCHDOG_USEC there are no pings; without NOTIFY_SOCKET nothing is sent")
     func noWatchdog() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-notify-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let listener = try NotifyListener(directory: dir)
+        let (daemon, listener) = try DaemonProcess.notifying()
         defer { listener.close() }
-        let daemon = try DaemonProcess(directory: dir, environment: ["NOTIFY_SOCKET": listener.address])
         try daemon.start()
         try waitUntil("READY=1") { listener.count(of: "READY=1") == 1 }
         // A request after READY proves a full round trip happened since; still no ping.
@@ -60,13 +54,7 @@ struct SystemdTests {
 
     @Test("journald gets priorities when stderr is the stream JOURNAL_STREAM names, plain lines otherwise")
     func journald() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-journal-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let log = dir.appendingPathComponent("petspotd.log").path
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        var info = stat()
-        #expect(stat(log, &info) == 0)
-        let daemon = try DaemonProcess(directory: dir, environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]).start()
+        let daemon = try DaemonProcess.loggingToJournal().start()
         try daemon.stop()
         let lines = daemon.log.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<6>serving") })

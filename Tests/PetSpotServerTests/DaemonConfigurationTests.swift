@@ -61,6 +61,8 @@ struct DaemonConfigurationTests {
         (#"{"location":{"simulated":{"position":[91,0]}}}"#, "f.json: location.simulated.position: latitude 91 is not a number from -90 to 90"),
         (#"{"location":{"simulated":{"mode":"fixed"}}}"#, "f.json: location.simulated.mode: \"fixed\" is not one of"),
         (#"{"timeZone":"Nowhere/City"}"#, "f.json: timeZone: unknown time zone \"Nowhere/City\""),
+        (#"{"limits":{"drainTimeoutSeconds":0}}"#, "f.json: limits.drainTimeoutSeconds: 0 is out of range 1...3600"),
+        (#"{"limits":{"drainTimeoutSeconds":3601}}"#, "f.json: limits.drainTimeoutSeconds: 3601 is out of range 1...3600"),
         (#"[]"#, "f.json: the configuration must be a JSON object"),
     ])
     func badValues(text: String, message: String) throws {
@@ -74,6 +76,7 @@ struct DaemonConfigurationTests {
 
     @Test("limits at their edges are accepted", arguments: [
         ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
+        ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600),
     ])
     func edges(key: String, value: Int) throws {
         var configuration = DaemonConfiguration()

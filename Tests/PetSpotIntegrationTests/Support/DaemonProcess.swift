@@ -46,6 +46,18 @@ final class DaemonProcess {
         try JSONWriter.string(.object(config)).write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
+    /// A daemon (not yet started) whose standard error is the stream JOURNAL_STREAM names, as
+    /// under systemd: it writes journald priorities.
+    static func loggingToJournal(arguments: [String] = []) throws -> DaemonProcess {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-journal-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let log = dir.appendingPathComponent("petspotd.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        var info = stat()
+        guard stat(log, &info) == 0 else { throw TimedOut(description: "cannot stat \(log)") }
+        return try DaemonProcess(arguments: arguments, directory: dir, environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"])
+    }
+
     /// Merges settings into a configuration, one level of sections deep.
     private static func merge(_ settings: JSONObject, into config: inout JSONObject) {
         for member in settings {

@@ -62,3 +62,15 @@ final class NotifyListener: Sendable {
 
     func count(of line: String) -> Int { lines.filter { $0 == line }.count }
 }
+
+extension DaemonProcess {
+    /// A daemon (not yet started) whose NOTIFY_SOCKET is a listener in its own folder, as under
+    /// systemd; `environment` is added to it (WATCHDOG_USEC, say). Close the listener when done.
+    static func notifying(abstract: Bool = false, environment: [String: String] = [:]) throws -> (daemon: DaemonProcess, listener: NotifyListener) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-notify-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let listener = try NotifyListener(directory: dir, abstract: abstract)
+        let daemon = try DaemonProcess(directory: dir, environment: environment.merging(["NOTIFY_SOCKET": listener.address]) { $1 })
+        return (daemon, listener)
+    }
+}
