@@ -18,8 +18,9 @@ let package = Package(
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
-        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON"]),
-        // JSON-RPC 2.0 envelopes, error kinds and parameter readers, shared by daemon and client.
+        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
+        // JSON-RPC 2.0 envelopes, error kinds, parameter readers and the flow view: what daemon and
+        // client both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
         .target(name: "PetSpotSystem"),
@@ -27,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
-            "PetSpotFlow", "PetSpotSystem", "CGPS",
+            "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "CGPS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite.
@@ -48,17 +49,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
 
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
-        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
-        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
+        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign and newer-schema databases to prove they are refused.
