@@ -19,8 +19,8 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
         .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
-        // JSON-RPC 2.0 envelopes, error kinds, parameter readers and the flow view: what daemon and
-        // client both read and write.
+        // JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view, and the way sizes
+        // and chip numbers are written for people: what daemon and client both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
         .target(name: "PetSpotSystem"),

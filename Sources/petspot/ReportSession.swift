@@ -232,7 +232,7 @@ final class ReportSession {
         // Base64 grows the bytes by a third, and the request line must fit the daemon's limit.
         if let maxLineBytes, photo.encodedSize + 1024 > maxLineBytes {
             let largest = max(maxLineBytes - 1024, 0) / 4 * 3
-            notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteCount.text(photo.bytes.count), ByteCount.text(largest))))
+            notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }
         guard let result = try flowCall("flow.update", ["values": ["photo": photo.uploadJSON]]) else { return }

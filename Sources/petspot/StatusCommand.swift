@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotJSON
+import PetSpotProtocol
 
 /// `petspot status`: is the daemon there, which version, and what can it do for me.
 struct StatusCommand: ParsableCommand {
@@ -28,7 +29,7 @@ struct StatusCommand: ParsableCommand {
         print("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)")
         if let limits = info["limits"] {
             var parts: [String] = []
-            if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteCount.text(photo))") }
+            if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteSize.text(photo))") }
             if let flows = limits["maxFlowsPerUser"]?.intValue { parts.append("\(flows) open reports per user") }
             if let idle = limits["flowIdleTimeoutSeconds"]?.intValue { parts.append("an idle report expires after \(idle) s") }
             if !parts.isEmpty { print("limits: " + parts.joined(separator: ", ")) }
