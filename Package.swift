@@ -33,11 +33,12 @@ let package = Package(
         ]),
         // Durable reports in SQLite.
         .target(name: "PetSpotStore", dependencies: [
+            "PetSpotSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

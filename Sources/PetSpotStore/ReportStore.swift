@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PetSpotSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -283,7 +284,7 @@ public final class ReportStore: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ReportStoreError(kind: .open, path: path, message: "cannot create directory \(directory): \(reason(error))")
+            throw ReportStoreError(kind: .open, path: path, message: "cannot create directory \(directory): \(SystemError.reason(error))")
         }
         // O_EXCL: never truncate or replace a file that appeared meanwhile.
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -298,17 +299,5 @@ public final class ReportStore: Sendable {
             throw ReportStoreError(
                 kind: .open, path: path, message: "cannot create the database file: \(String(cString: strerror(errno)))")
         }
-    }
-
-    /// The plain system reason ("Permission denied") inside a Foundation file error.
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error {
-            let posix = underlying as NSError
-            if posix.domain == NSPOSIXErrorDomain {
-                return String(cString: strerror(Int32(posix.code)))
-            }
-        }
-        return error.localizedDescription
     }
 }
