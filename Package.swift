@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "petspotd",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "petspotd", targets: ["petspotd"]),
         .executable(name: "petspot", targets: ["petspot"]),
