@@ -45,7 +45,7 @@ let package = Package(
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
         .executableTarget(name: "petspotd", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotSystem",
+            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "petspot", dependencies: [

@@ -13,7 +13,7 @@ struct StatusCommand: ParsableCommand {
 
             Example:
               $ petspot status
-              petspotd 1.0.0 (protocol 1) on run/petspotd.sock
+              petspotd \(petspotdVersion) (protocol \(petspotProtocolVersion)) on run/petspotd.sock
               limits: photos up to 10 MiB, 50 open reports per user, an idle report expires after 1800 s
               location: enabled, permission allowed
                 gpsd: disconnected, connection refused
