@@ -69,6 +69,7 @@ let package = Package(
             "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot"]),
