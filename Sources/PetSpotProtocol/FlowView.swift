@@ -4,19 +4,19 @@ import PetSpotJSON
 /// current screen. The daemon builds it from a flow and writes it with `json`; a client reads
 /// it back with `init(json:)` (both in FlowView+JSON.swift), so the two ends share one shape.
 /// Every word and every rule in it comes from the daemon.
-public struct FlowView: Sendable, Hashable {
+public struct FlowView: Sendable, Equatable {
     public var id: String
     public var state: State
 
     /// An ended flow shows only how it ended.
-    public enum State: Sendable, Hashable {
+    public enum State: Sendable, Equatable {
         case active(Active)
         case completed(reportID: String?)
         case cancelled
     }
 
     /// What an active flow shows: its step, in its language, and every value it holds.
-    public struct Active: Sendable, Hashable {
+    public struct Active: Sendable, Equatable {
         public var step: String
         public var locale: String
         public var screen: Screen
@@ -28,7 +28,7 @@ public struct FlowView: Sendable, Hashable {
         }
     }
 
-    public struct Screen: Sendable, Hashable {
+    public struct Screen: Sendable, Equatable {
         public var title: String
         /// Nil on the summary.
         public var progress: Progress?
@@ -47,7 +47,7 @@ public struct FlowView: Sendable, Hashable {
     }
 
     /// "3/4": which data step this is.
-    public struct Progress: Sendable, Hashable {
+    public struct Progress: Sendable, Equatable {
         public var current: Int
         public var total: Int
         public var label: String
@@ -58,7 +58,7 @@ public struct FlowView: Sendable, Hashable {
     }
 
     /// One field as a client draws it: what it is called, what it holds, and what to say about it.
-    public struct Field: Sendable, Hashable {
+    public struct Field: Sendable, Equatable {
         public var name: String
         public var label: String
         public var placeholder: String?
@@ -84,7 +84,7 @@ public struct FlowView: Sendable, Hashable {
     }
 
     /// A choice of a select field, also an entry of `species.list`.
-    public struct Option: Sendable, Hashable {
+    public struct Option: Sendable, Equatable {
         public var id: String
         public var name: String
 
@@ -94,7 +94,7 @@ public struct FlowView: Sendable, Hashable {
     }
 
     /// A dialog the client shows until it is dismissed.
-    public struct Alert: Sendable, Hashable {
+    public struct Alert: Sendable, Equatable {
         public var title: String
         public var message: String
         public var actions: [AlertAction]
@@ -104,7 +104,7 @@ public struct FlowView: Sendable, Hashable {
         }
     }
 
-    public struct AlertAction: Sendable, Hashable {
+    public struct AlertAction: Sendable, Equatable {
         public var id: String
         public var label: String
         /// Where "Go to Settings" points.
