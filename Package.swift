@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "petspotd",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "petspotd", targets: ["petspotd"]),
         .executable(name: "petspot", targets: ["petspot"]),
@@ -20,8 +19,9 @@ let package = Package(
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
-        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON"]),
-        // JSON-RPC 2.0 envelopes, error kinds and parameter readers, shared by daemon and client.
+        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
+        // JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view, and the way sizes
+        // and chip numbers are written for people: what daemon and client both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
         .target(name: "PetSpotSystem"),
@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
-            "PetSpotFlow", "PetSpotSystem", "CGPS",
+            "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "CGPS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite, bundled by SQLiteNIO: it needs only FoundationEssentials, not ICU.
@@ -41,7 +41,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -52,22 +52,22 @@ let package = Package(
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
         .executableTarget(name: "petspotd", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotSystem",
+            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
 
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
-        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
-        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow"]),
+        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.

@@ -57,7 +57,7 @@ func fail(_ message: String) -> Never {
 func daemonMemory(_ conn: PetSpotConnection) -> (rssKiB: Int, peakKiB: Int) {
     var cred = (pid: Int32(0), uid: UInt32(0), gid: UInt32(0))
     var length = socklen_t(MemoryLayout.size(ofValue: cred))
-    conn.withDescriptor { fd in _ = getsockopt(fd, SOL_SOCKET, 17 /* SO_PEERCRED */, &cred, &length) }
+    conn.withDescriptor { fd in _ = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) }
     let status = (try? String(contentsOfFile: "/proc/\(cred.pid)/status", encoding: .utf8)) ?? ""
     func field(_ name: String) -> Int {
         status.split(separator: "\n").first { $0.hasPrefix(name + ":") }

@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 /// A microchip number as the chip step keeps it: up to 15 ASCII digits, leading zeros kept.
 ///
 /// Normalising never fails: any text is reduced to its decimal digits (in any script), so a
@@ -24,14 +26,7 @@ public struct ChipNumber: Sendable, Hashable {
     public var isEmpty: Bool { digits.isEmpty }
 
     /// `00000-00000-00000`, with a hyphen only where a digit follows it: "123456" → "12345-6".
-    public var formatted: String {
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && index % 5 == 0 { text.append("-") }
-            text.append(digit)
-        }
-        return text
-    }
+    public var formatted: String { ChipNumberText.formatted(digits) }
 
     /// What a person may want to know about the number; never a reason to refuse it.
     public enum Hint: Sendable, Hashable {

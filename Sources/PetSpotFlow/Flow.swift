@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// One "report a missing pet" flow: its step, its values and what its screen says.
 ///
@@ -168,23 +169,17 @@ public struct Flow: Sendable {
     // MARK: Viewing
 
     /// The flow view of PROTOCOL.md. An ended flow shows only how it ended.
-    public func view(env: FlowEnvironment) -> JSONValue {
+    public func view(env: FlowEnvironment) -> FlowView {
         switch state {
         case .cancelled:
-            return ["id": .string(id), "state": .string(state.rawValue)]
+            return FlowView(id: id, state: .cancelled)
         case .completed:
-            return ["id": .string(id), "state": .string(state.rawValue), "reportId": .optional(reportID)]
+            return FlowView(id: id, state: .completed(reportID: reportID))
         case .active:
             let screen = ScreenBuilder(
                 step: step, values: values, feedback: feedback, refusals: refusals, env: env, locale: locale)
-            return [
-                "id": .string(id),
-                "state": .string(state.rawValue),
-                "step": .string(step.rawValue),
-                "locale": .string(locale.rawValue),
-                "screen": screen.json,
-                "values": values.json,
-            ]
+            return FlowView(id: id, state: .active(FlowView.Active(
+                step: step.rawValue, locale: locale.rawValue, screen: screen.screen, values: values.jsonObject)))
         }
     }
 

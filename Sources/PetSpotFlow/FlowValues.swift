@@ -23,8 +23,10 @@ public struct FlowValues: Sendable, Hashable {
 
     /// The `values` object of a flow view and of a report: every field present, null when
     /// empty; the photo as its metadata only.
-    public var json: JSONValue {
-        .object(JSONObject(members: FlowField.allCases.map { (key: $0.rawValue, value: json(of: $0)) }))
+    public var json: JSONValue { .object(jsonObject) }
+
+    public var jsonObject: JSONObject {
+        JSONObject(members: FlowField.allCases.map { (key: $0.rawValue, value: json(of: $0)) })
     }
 
     /// One field's stored value as JSON, null when empty.

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// What the location service answered to one request.
 public enum LocationOutcome: Sendable, Hashable {

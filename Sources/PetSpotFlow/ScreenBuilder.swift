@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// Draws the `screen` of an active flow's view. The screen is a function of the flow's state,
 /// the environment and the locale, so a client needs no copy of the rules to draw it.
@@ -22,31 +23,25 @@ struct ScreenBuilder {
         self.strings = StringCatalog(locale)
     }
 
-    var json: JSONValue {
+    var screen: FlowView.Screen {
         let copy = strings.step(step)
-        return [
-            "title": .string(copy.title),
-            "progress": progress,
-            "heading": .string(copy.heading),
-            "text": .string(copy.text),
-            "fields": .array(fields.map(\.json)),
-            "actions": .array(actions.map(JSONValue.string)),
-            "toast": feedback.showsToast ? .string(strings.toast) : .null,
-            "alert": alert,
-        ]
+        return FlowView.Screen(
+            title: copy.title,
+            progress: progress,
+            heading: copy.heading,
+            text: copy.text,
+            fields: fields,
+            actions: actions,
+            toast: feedback.showsToast ? strings.toast : nil,
+            alert: alert)
     }
 
-    var fields: [ScreenField] {
+    var fields: [FlowView.Field] {
         step == .summary ? FlowField.allCases.map(summaryField) : step.fields.map(inputField)
     }
 
-    private var progress: JSONValue {
-        guard let number = step.number else { return .null }
-        return [
-            "current": .int(number),
-            "total": .int(StepID.dataStepCount),
-            "label": .string("\(number)/\(StepID.dataStepCount)"),
-        ]
+    private var progress: FlowView.Progress? {
+        step.number.map { FlowView.Progress(current: $0, total: StepID.dataStepCount, label: "\($0)/\(StepID.dataStepCount)") }
     }
 
     private var actions: [String] {
@@ -57,10 +52,10 @@ struct ScreenBuilder {
         }
     }
 
-    private func inputField(_ field: FlowField) -> ScreenField {
+    private func inputField(_ field: FlowField) -> FlowView.Field {
         let label = strings.label(field)
-        var screenField = ScreenField(
-            name: field,
+        var screenField = FlowView.Field(
+            name: field.rawValue,
             label: field.isLabelledOptional ? strings.optionalLabel(label) : label,
             placeholder: strings.placeholder(field),
             value: values.json(of: field),
@@ -74,7 +69,7 @@ struct ScreenBuilder {
         case .species:
             screenField.options = env.species.options(locale: locale)
         case .gender:
-            screenField.options = Gender.allCases.map { ["id": .string($0.rawValue), "name": .string(strings.gender($0))] }
+            screenField.options = Gender.allCases.map { FlowView.Option(id: $0.rawValue, name: strings.gender($0)) }
         case .additionalDescription:
             let count = values.additionalDescription?.count ?? 0
             screenField.counter = "\(count)/\(FieldNormalizer.maxDescriptionLength)"
@@ -85,9 +80,9 @@ struct ScreenBuilder {
     }
 
     /// Read-only, for checking before submit.
-    private func summaryField(_ field: FlowField) -> ScreenField {
-        ScreenField(
-            name: field,
+    private func summaryField(_ field: FlowField) -> FlowView.Field {
+        FlowView.Field(
+            name: field.rawValue,
             label: strings.label(field),
             placeholder: strings.notProvided,
             value: values.json(of: field),
@@ -139,20 +134,16 @@ struct ScreenBuilder {
         }
     }
 
-    private var alert: JSONValue {
-        guard let alert = feedback.alert else { return .null }
+    private var alert: FlowView.Alert? {
+        guard let alert = feedback.alert else { return nil }
         let (copy, settings) =
             switch alert {
             case .permissionDenied(let settings): (strings.permissionDeniedAlert, settings)
             case .servicesDisabled(let settings): (strings.servicesDisabledAlert, settings)
             }
-        return [
-            "title": .string(copy.title),
-            "message": .string(copy.message),
-            "actions": [
-                ["id": "cancel", "label": .string(strings.cancel)],
-                ["id": "openSettings", "label": .string(strings.goToSettings), "settings": settings.json],
-            ],
-        ]
+        return FlowView.Alert(title: copy.title, message: copy.message, actions: [
+            FlowView.AlertAction(id: "cancel", label: strings.cancel),
+            FlowView.AlertAction(id: "openSettings", label: strings.goToSettings, settings: settings),
+        ])
     }
 }

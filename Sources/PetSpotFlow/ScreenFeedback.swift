@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 /// What a screen shows about the person's last actions rather than about the stored values.
 /// It belongs to one visit of a step and is reset when the step changes.
 struct ScreenFeedback: Sendable {

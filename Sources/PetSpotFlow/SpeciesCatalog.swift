@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// The curated list of species a report may name, in the order a person should see them.
 public struct SpeciesCatalog: Sendable {
@@ -85,12 +86,12 @@ public struct SpeciesCatalog: Sendable {
 
     /// The answer of `species.list`: `{"species": [{"id", "name"}, ...]}`.
     public func json(locale: FlowLocale) -> JSONValue {
-        ["species": .array(options(locale: locale))]
+        ["species": .array(options(locale: locale).map(\.json))]
     }
 
     /// `[{"id", "name"}]` in list order, for the species field of the description step.
-    func options(locale: FlowLocale) -> [JSONValue] {
-        species.map { ["id": .string($0.id), "name": .string($0.name(in: locale))] }
+    func options(locale: FlowLocale) -> [FlowView.Option] {
+        species.map { FlowView.Option(id: $0.id, name: $0.name(in: locale)) }
     }
 
     private static func isValidID(_ id: String) -> Bool {

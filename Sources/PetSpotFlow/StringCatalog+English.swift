@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 extension StringCatalog {
     public static let english = StringCatalog(
         step: { step in

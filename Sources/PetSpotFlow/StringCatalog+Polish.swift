@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 extension StringCatalog {
     public static let polish = StringCatalog(
         step: { step in

@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 /// Every user-facing string of the flow, in one language.
 ///
 /// A catalog is built with the memberwise initialiser, and strings that vary by a case are

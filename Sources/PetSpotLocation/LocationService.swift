@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotProtocol
 
 /// "Where are we now?" for the daemon: asks the configured providers in order and turns their
 /// answers into the outcome a client shows.

@@ -4,7 +4,6 @@ import Glibc
 import Logging
 import NIOCore
 import PetSpotJSON
-import PetSpotProtocol
 
 /// Serves one client connection. Requests run one at a time in the order they came, so a
 /// pipelined `continue` never overtakes the photo update before it; the connection keeps
@@ -19,11 +18,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
 
-    /// Lines at least this long are parsed and answered off the event loop: parsing and
-    /// normalising megabytes would hold up every other connection on the loop.
-    static let offloadLineBytes = 64 * 1024
-
-    private let router: RequestRouter
+    private let answering: any LineAnswering
     private let peer: Peer
     private let limits: DaemonConfiguration.Limits
     private let logger: Logger
@@ -60,16 +55,26 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var bufferedAtCheck = 0
     private var writtenSinceCheck = 0
 
-    init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
-        self.router = router
+    convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
+        let logger = Self.connectionLogger(logger, peer: peer)
+        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits), peer: peer, limits: limits,
+                  logger: logger, socketCookie: socketCookie)
+    }
+
+    init(answering: any LineAnswering, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
+        self.answering = answering
         self.peer = peer
         self.limits = limits
-        // The connection's logger says who the client is; each request's adds its id and method.
+        self.logger = logger
+        self.socketCookie = socketCookie
+    }
+
+    /// The connection's logger says who the client is; each request's adds its id and method.
+    static func connectionLogger(_ logger: Logger, peer: Peer) -> Logger {
         var logger = logger
         logger[metadataKey: "uid"] = "\(peer.uid)"
         logger[metadataKey: "pid"] = "\(peer.pid)"
-        self.logger = logger
-        self.socketCookie = socketCookie
+        return logger
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -213,37 +218,22 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func take(_ frame: LineFrame, context: ChannelHandlerContext) {
-        switch frame {
-        case .tooLong(let limit):
-            let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
-                                 details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
-            router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
-            write(RPCResponse.failure(id: .null, error).json, context: context)
-        case .line(let line):
-            if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining)
-            if line.readableBytes >= Self.offloadLineBytes {
-                let bytes = Array(line.readableBytesView)
-                wait(for: { await request.answer(line: bytes) }, context: context)
-                return
-            }
-            switch request.start(line: line) {
-            case .answered(let answer):
-                write(answer, context: context)
-            case .waiting(let rest):
-                wait(for: rest, context: context)
-            }
+        if case .line(let line) = frame, line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        switch answering.answer(frame, draining: draining, on: context.eventLoop) {
+        case .now(let answer):
+            write(answer, context: context)
+        case .later(let answer):
+            wait(for: answer, context: context)
         }
     }
 
-    /// Runs `work` off the event loop; the connection takes nothing else in hand meanwhile.
-    private func wait(for work: @escaping @Sendable () async -> JSONValue?, context: ChannelHandlerContext) {
+    /// The connection takes nothing else in hand until `answer` is written.
+    private func wait(for answer: EventLoopFuture<JSONValue?>, context: ChannelHandlerContext) {
         busy = true
-        let promise = context.eventLoop.makePromise(of: JSONValue?.self)
-        promise.completeWithTask(work)
-        promise.futureResult.assumeIsolated().whenSuccess { [self] answer in
+        answer.assumeIsolated().whenComplete { [self] result in
             busy = false
-            write(answer, context: context)
+            // A failed answer has nothing to send; the connection goes on with the next line.
+            write((try? result.get()) ?? nil, context: context)
             flushIfNeeded(context: context)
             runWaiting(context: context)
             flushIfNeeded(context: context)

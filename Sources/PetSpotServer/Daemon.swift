@@ -10,6 +10,7 @@ import PetSpotJSON
 import PetSpotLocation
 import PetSpotProtocol
 import PetSpotStore
+import PetSpotSystem
 import ServiceLifecycle
 import UnixSignals
 
@@ -307,7 +308,7 @@ public final class Daemon: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw ConfigurationError("species.file: cannot read \(file): \(describe(error))")
+            throw ConfigurationError("species.file: cannot read \(file): \(SystemError.reason(error))")
         }
         do {
             return try SpeciesCatalog(json: try JSONParser.parse(Array(data)))

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetSpotJSON
+import PetSpotSystem
 
 /// Every setting of the daemon, with its default. Read from a JSON file whose keys are the
 /// dotted names below (nested objects: `{"limits": {"maxFlows": 100000}}`), then overridden by
@@ -151,7 +152,7 @@ extension DaemonConfiguration {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw ConfigurationError("\(file): cannot read the configuration file: \(describe(error))")
+            throw ConfigurationError("\(file): cannot read the configuration file: \(SystemError.reason(error))")
         }
         let json: JSONValue
         do {
@@ -324,11 +325,4 @@ public enum SettingParsers {
         }
         return nil
     }
-}
-
-func describe(_ error: any Error) -> String {
-    if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
-        return String(cString: strerror(posix.code.rawValue))
-    }
-    return "\(error)"
 }

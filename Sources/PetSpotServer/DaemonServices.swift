@@ -59,6 +59,3 @@ public final class DaemonServices: Sendable {
         return FlowEnvironment(today: clock.today(in: calendar), species: species, maxPhotoBytes: maxPhotoBytes)
     }
 }
-
-/// The daemon's version, as `daemon.info` reports it.
-public let petspotdVersion = "0.1.0"

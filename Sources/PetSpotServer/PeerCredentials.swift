@@ -13,7 +13,7 @@ struct UCred: Sendable {
 
 enum PeerCredentials {
     /// SO_PEERCRED: the credentials the peer had when it connected, as the kernel recorded them.
-    static let option: SocketOptionName = 17
+    static let option = SocketOptionName(SO_PEERCRED)
 
     static func read(from channel: Channel) -> EventLoopFuture<Peer> {
         guard let provider = channel as? SocketOptionProvider else {

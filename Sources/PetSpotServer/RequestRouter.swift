@@ -136,7 +136,7 @@ public struct RequestRouter: Sendable {
         let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
         try p.finish()
         let flow = try services.registry.start(Flow(id: services.makeID(), locale: locale), owner: peer.uid)
-        return ["flow": flow.view(env: services.flowEnvironment())]
+        return ["flow": flow.view(env: services.flowEnvironment()).json]
     }
 
     private func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
@@ -154,7 +154,7 @@ public struct RequestRouter: Sendable {
             return Result { () throws(RPCError) -> JSONValue in
                 try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
                     try flow.update(prepared, env: env)
-                    return ["flow": flow.view(env: env)]
+                    return ["flow": flow.view(env: env).json]
                 }
             }
         }
@@ -188,7 +188,7 @@ public struct RequestRouter: Sendable {
         let env = services.flowEnvironment()
         return try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
             let extra = try action(&flow, env)
-            return .object(JSONObject(members: [(key: "flow", value: flow.view(env: env))] + extra.members))
+            return .object(JSONObject(members: [(key: "flow", value: flow.view(env: env).json)] + extra.members))
         }
     }
 
@@ -209,7 +209,7 @@ public struct RequestRouter: Sendable {
             return Result { () throws(RPCError) -> JSONValue in
                 try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
                     try flow.applyLocation(outcome)
-                    return ["flow": flow.view(env: env), "location": outcome.json(locale: locale)]
+                    return ["flow": flow.view(env: env).json, "location": outcome.json(locale: locale)]
                 }
             }
         }
@@ -220,7 +220,7 @@ public struct RequestRouter: Sendable {
         try p.finish()
         let services = self.services
         let env = services.flowEnvironment()
-        enum Next { case alreadyStored(reportID: String, view: JSONValue), store(NewReport) }
+        enum Next { case alreadyStored(reportID: String, view: FlowView), store(NewReport) }
         let next = try services.registry.withFlow(id, owner: peer.uid) { (flow) throws(FlowError) -> Next in
             if flow.state == .completed, let reportID = flow.reportID {
                 return .alreadyStored(reportID: reportID, view: flow.view(env: env))
@@ -238,12 +238,12 @@ public struct RequestRouter: Sendable {
                     guard let stored = try await Self.storeCall({ () async throws(ReportStoreError) in try await services.store.get(id: reportID, ownerUID: peer.uid) }) else {
                         throw RPCError(.internalError, "the report \(reportID) of this flow is missing from the database")
                     }
-                    return .success(["flow": view, "report": try ReportJSON.encode(stored)])
+                    return .success(["flow": view.json, "report": try ReportJSON.encode(stored)])
                 case .store(let report):
                     let (stored, _) = try await Self.storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
                     // Durable now: only from here on may the flow say it is completed. If another
                     // connection cancelled it (or it expired) meanwhile, the report still stands.
-                    let view: JSONValue
+                    let view: FlowView
                     do throws(RPCError) {
                         view = try services.registry.withFlow(id, owner: peer.uid) { flow in
                             if flow.state == .active { flow.complete(reportID: stored.id) }
@@ -251,9 +251,9 @@ public struct RequestRouter: Sendable {
                         }
                     } catch {
                         guard error.kind == .flowNotFound else { throw error }
-                        view = ["id": .string(id), "state": "completed", "reportId": .string(stored.id)]
+                        view = FlowView(id: id, state: .completed(reportID: stored.id))
                     }
-                    return .success(["flow": view, "report": try ReportJSON.encode(stored)])
+                    return .success(["flow": view.json, "report": try ReportJSON.encode(stored)])
                 }
             } catch {
                 return .failure(error)

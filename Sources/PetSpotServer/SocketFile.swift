@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PetSpotSystem
 
 /// The socket's path on disk: never take over the socket of a daemon that is still serving,
 /// and clear away one left behind by a daemon that died.
@@ -15,7 +16,7 @@ enum SocketFile {
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw ConfigurationError("socket.path: cannot create the folder \(parent): \(describe(error))")
+            throw ConfigurationError("socket.path: cannot create the folder \(parent): \(SystemError.reason(error))")
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpotProtocol
 
 @main
 struct PetSpotCommand: ParsableCommand {
@@ -26,6 +27,7 @@ struct PetSpotCommand: ParsableCommand {
             Shell completion: petspot --generate-completion-script bash > /etc/bash_completion.d/petspot \
             (also zsh and fish).
             """,
+        version: petspotdVersion,
         subcommands: [
             ReportCommand.self, ReportsCommand.self, LocationCommand.self, StatusCommand.self, CallCommand.self,
         ])

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// A stored report (`{id, flowId, submittedAt, values}`) read for the `reports` commands.
 struct ReportRecord {

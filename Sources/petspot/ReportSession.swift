@@ -35,7 +35,8 @@ final class ReportSession {
     /// Told the flow id when a flow starts and nil when it ends, so Ctrl-C knows what to cancel.
     private let onFlowChange: (String?) -> Void
 
-    private var view = FlowView.none
+    /// Before the first answer: no flow yet.
+    private var view = FlowView(id: "", state: .cancelled)
     private var focus = ReportFocus.proceed
     /// Where to return when the open alert is closed.
     private var focusBeforeAlert: ReportFocus?
@@ -63,10 +64,10 @@ final class ReportSession {
         case .success(let result): started = result
         case .failure(let error): throw .notStarted(error)
         }
-        guard let first = started["flow"].flatMap(FlowView.init(json:)) else {
+        guard let first = started["flow"] else {
             throw .lost(ClientError("petspotd answered flow.start without a flow"))
         }
-        view = first
+        view = try Self.read(first)
         onFlowChange(view.id)
         output.write(renderer.opening(view))
         enterStep()
@@ -131,7 +132,7 @@ final class ReportSession {
         switch command {
         case .back:
             guard let result = try flowCall("flow.back") else { return nil }
-            apply(result)
+            try apply(result)
             // Back on the first step cancels the flow.
             if !view.isActive { return finishCancelled() }
             enterStep()
@@ -141,7 +142,7 @@ final class ReportSession {
         case .continueStep:
             guard view.can("continue") else { return notHere(":continue") }
             guard let result = try flowCall("flow.continue") else { return nil }
-            apply(result)
+            try apply(result)
             if result["accepted"] == .bool(true) {
                 enterStep()
             } else {
@@ -155,7 +156,7 @@ final class ReportSession {
             output.write(renderer.immediate(.info(copy.requestingLocation)))
             guard let result = try flowCall("flow.requestLocation") else { return nil }
             // The outcome is on the screen: a helper under the coordinates, or an alert.
-            apply(result)
+            try apply(result)
             change = .screen
         case .photo(let path):
             guard view.step != "summary", view.field("photo") != nil else { return notHere(":photo") }
@@ -202,19 +203,19 @@ final class ReportSession {
             notices.append(.warning(copy.alertPrompt(alert.actions.count)))
             return
         }
-        if let file = chosen.settingsFile, let key = chosen.settingsKey {
-            notices.append(.info(copy.settings(file, key)))
+        if let settings = chosen.settings {
+            notices.append(.info(copy.settings(settings.file, settings.key)))
         }
         // Either way the alert closes, as a phone's does; flow.dismissAlert is its Cancel.
         guard let result = try flowCall("flow.dismissAlert") else { return }
-        apply(result)
+        try apply(result)
     }
 
     // MARK: Daemon calls
 
     private func update(_ name: String, _ value: JSONValue) throws(Failure) {
         guard let result = try flowCall("flow.update", ["values": .object(JSONObject(members: [(key: name, value: value)]))]) else { return }
-        apply(result)
+        try apply(result)
         change = .field(name)
         // A refused value asks again; an accepted one moves on.
         if view.field(name)?.error == nil { advance(after: name) }
@@ -231,11 +232,11 @@ final class ReportSession {
         // Base64 grows the bytes by a third, and the request line must fit the daemon's limit.
         if let maxLineBytes, photo.encodedSize + 1024 > maxLineBytes {
             let largest = max(maxLineBytes - 1024, 0) / 4 * 3
-            notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteCount.text(photo.bytes.count), ByteCount.text(largest))))
+            notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }
         guard let result = try flowCall("flow.update", ["values": ["photo": photo.uploadJSON]]) else { return }
-        apply(result)
+        try apply(result)
         change = .field("photo")
         if advancing, view.field("photo")?.error == nil { advance(after: "photo") }
     }
@@ -267,8 +268,17 @@ final class ReportSession {
 
     // MARK: Focus
 
-    private func apply(_ result: JSONValue) {
-        if let next = result["flow"].flatMap(FlowView.init(json:)) { view = next }
+    /// Takes the view of an answer, `{flow, …}`.
+    private func apply(_ result: JSONValue) throws(Failure) {
+        if let flow = result["flow"] { view = try Self.read(flow) }
+    }
+
+    private static func read(_ flow: JSONValue) throws(Failure) -> FlowView {
+        do {
+            return try FlowView(json: flow)
+        } catch {
+            throw .lost(ClientError("petspotd answered with a flow view petspot cannot read: \(error)"))
+        }
     }
 
     private func enterStep() {
@@ -321,12 +331,12 @@ final class ReportSession {
     /// A choice typed as its number, its id or its name becomes the option's id; anything else
     /// goes to the daemon as typed, which says what is wrong with it.
     static func optionID(for text: String, in field: FlowView.Field) -> String {
-        guard !field.options.isEmpty else { return text }
+        guard let options = field.options, !options.isEmpty else { return text }
         let typed = text.trimmingWhitespace
-        if let number = Int(typed), field.options.indices.contains(number - 1) {
-            return field.options[number - 1].id
+        if let number = Int(typed), options.indices.contains(number - 1) {
+            return options[number - 1].id
         }
         let lowered = typed.lowercased()
-        return field.options.first { $0.id.lowercased() == lowered || $0.name.lowercased() == lowered }?.id ?? text
+        return options.first { $0.id.lowercased() == lowered || $0.name.lowercased() == lowered }?.id ?? text
     }
 }

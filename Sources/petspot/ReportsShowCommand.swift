@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotJSON
+import PetSpotProtocol
 
 /// `petspot reports show`: one report with everything needed to act on it.
 struct ReportsShowCommand: ParsableCommand {
@@ -51,7 +52,7 @@ struct ReportsShowCommand: ParsableCommand {
             ("Email", [report.text("contactEmail") ?? "-"]),
         ]
         if let photo = report.photo {
-            rows.append(("Photo", ["\(photo.mediaType), \(ByteCount.text(photo.bytes)) (\(photo.bytes) bytes)", "sha256 \(photo.sha256)"]))
+            rows.append(("Photo", ["\(photo.mediaType), \(ByteSize.text(photo.bytes)) (\(photo.bytes) bytes)", "sha256 \(photo.sha256)"]))
         } else {
             rows.append(("Photo", ["-"]))
         }

@@ -1,3 +1,5 @@
+import PetSpotProtocol
+
 /// Turns the daemon's flow view into text: a whole redrawn screen on a terminal, or plain
 /// lines a script can log. It shows what the view says and nothing else; the only words of
 /// its own are the prompts and hints of `ReportCopy`.
@@ -51,12 +53,12 @@ struct ScreenRenderer {
         case .field(let name):
             guard let field = view.field(name) else { return prompt(view, focus: .proceed) }
             question = field.label
-            if let shown = field.shownValue {
+            if let shown = field.display {
                 hint = "[\(TextLayout.truncate(shown, to: 40))]"
             } else if name == "photo" {
                 hint = "(\(copy.photoPrompt))"
-            } else if !field.options.isEmpty {
-                hint = "(1–\(field.options.count))"
+            } else if let options = field.options, !options.isEmpty {
+                hint = "(1–\(options.count))"
             } else if layout == .plain, let placeholder = field.placeholder {
                 hint = "(\(placeholder))"
             }
@@ -112,7 +114,7 @@ struct ScreenRenderer {
     private func fullScreen(_ view: FlowView, focus: ReportFocus, notices: [Notice], width: Int) -> [String] {
         guard let screen = view.screen else { return [] }
         var out: [String] = []
-        let progress = screen.progressLabel ?? ""
+        let progress = screen.progress?.label ?? ""
         let title = " " + screen.title
         let header = title + String(repeating: " ", count: max(width - title.count - progress.count - 1, 1)) + progress + " "
         if style.enabled {
@@ -162,7 +164,7 @@ struct ScreenRenderer {
         let pad = String(repeating: " ", count: indent)
 
         var valueLines: [String]
-        if let shown = field.shownValue {
+        if let shown = field.display {
             valueLines = TextLayout.wrap(shown, width: valueWidth)
         } else {
             let placeholder = field.placeholder ?? ""
@@ -188,17 +190,17 @@ struct ScreenRenderer {
         if let helper = field.helper {
             out += TextLayout.wrap(helper, width: valueWidth).map { pad + style.dim($0) }
         }
-        if focused, !field.options.isEmpty {
-            out += optionLines(field, width: valueWidth).map { pad + $0 }
+        if focused, let options = field.options, !options.isEmpty {
+            out += optionLines(field, options, width: valueWidth).map { pad + $0 }
         }
         return out
     }
 
     /// "1 Dog   2 Cat   3 Rabbit …", wrapped; the chosen one in bold.
-    private func optionLines(_ field: FlowView.Field, width: Int) -> [String] {
+    private func optionLines(_ field: FlowView.Field, _ options: [FlowView.Option], width: Int) -> [String] {
         var lines: [String] = []
         var line = "", lineLength = 0
-        for (index, option) in field.options.enumerated() {
+        for (index, option) in options.enumerated() {
             let plain = "\(index + 1) \(option.name)"
             let chosen = field.value.stringValue == option.id
             let styled = style.cyan("\(index + 1)") + " " + (chosen ? style.bold(option.name) : option.name)
@@ -265,7 +267,7 @@ struct ScreenRenderer {
 
     private func plainScreen(_ view: FlowView) -> [String] {
         guard let screen = view.screen else { return [] }
-        var out = ["== " + [screen.progressLabel, screen.title].compactMap { $0 }.joined(separator: " ") + " =="]
+        var out = ["== " + [screen.progress?.label, screen.title].compactMap { $0 }.joined(separator: " ") + " =="]
         out.append(screen.heading)
         out.append(screen.text)
         let summary = view.step == "summary"
@@ -287,7 +289,7 @@ struct ScreenRenderer {
 
     private func plainField(_ field: FlowView.Field, summary: Bool, withOptions: Bool) -> [String] {
         var line = "  \(field.label): "
-        if let shown = field.shownValue {
+        if let shown = field.display {
             line += shown.replacingNewlines
         } else {
             line += "(\(field.placeholder ?? ""))"
@@ -297,8 +299,8 @@ struct ScreenRenderer {
         var out = [line]
         if let error = field.error { out.append("    error: " + error) }
         if let helper = field.helper { out.append("    note: " + helper) }
-        if withOptions, !field.options.isEmpty {
-            out.append("    options: " + field.options.enumerated().map { "\($0.offset + 1)) \($0.element.name)" }.joined(separator: ", "))
+        if withOptions, let options = field.options, !options.isEmpty {
+            out.append("    options: " + options.enumerated().map { "\($0.offset + 1)) \($0.element.name)" }.joined(separator: ", "))
         }
         return out
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotJSON
+import PetSpotProtocol
 
 /// `petspot status`: is the daemon there, which version, and what can it do for me.
 struct StatusCommand: ParsableCommand {
@@ -12,7 +13,7 @@ struct StatusCommand: ParsableCommand {
 
             Example:
               $ petspot status
-              petspotd 1.0.0 (protocol 1) on run/petspotd.sock
+              petspotd \(petspotdVersion) (protocol \(petspotProtocolVersion)) on run/petspotd.sock
               limits: photos up to 10 MiB, 50 open reports per user, an idle report expires after 1800 s
               location: enabled, permission allowed
                 gpsd: disconnected, connection refused
@@ -28,7 +29,7 @@ struct StatusCommand: ParsableCommand {
         print("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)")
         if let limits = info["limits"] {
             var parts: [String] = []
-            if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteCount.text(photo))") }
+            if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteSize.text(photo))") }
             if let flows = limits["maxFlowsPerUser"]?.intValue { parts.append("\(flows) open reports per user") }
             if let idle = limits["flowIdleTimeoutSeconds"]?.intValue { parts.append("an idle report expires after \(idle) s") }
             if !parts.isEmpty { print("limits: " + parts.joined(separator: ", ")) }

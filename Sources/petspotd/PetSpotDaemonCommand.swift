@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import PetSpotFlow
+import PetSpotProtocol
 import PetSpotServer
 import PetSpotSystem
 import UnixSignals
@@ -22,7 +23,8 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             Settings come from the configuration file; every flag overrides the file's value.
             Clients speak newline-delimited JSON-RPC 2.0 on the socket (see docs/PROTOCOL.md):
               socat - UNIX-CONNECT:run/petspotd.sock
-            """)
+            """,
+        version: petspotdVersion)
 
     @Option(name: .long, help: ArgumentHelp(
         "Configuration file. Without it: ./config/petspotd.json if present, else /etc/petspotd/petspotd.json, else built-in defaults.",

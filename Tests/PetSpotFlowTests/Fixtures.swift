@@ -85,13 +85,14 @@ extension Flow {
         }
     }
 
+    /// The view as it goes on the wire.
     func view() -> JSONValue {
-        view(env: Fixture.env)
+        view(env: Fixture.env).json
     }
 
     /// One field of the current screen.
     func field(_ name: FlowField, env: FlowEnvironment = Fixture.env) -> JSONValue? {
-        view(env: env)["screen"]?["fields"]?.arrayValue?.first { $0["name"] == .string(name.rawValue) }
+        view(env: env).json["screen"]?["fields"]?.arrayValue?.first { $0["name"] == .string(name.rawValue) }
     }
 
     func error(of name: FlowField) -> String? {

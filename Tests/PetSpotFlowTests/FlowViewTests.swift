@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 import Testing
 
 @testable import PetSpotFlow
@@ -93,34 +94,67 @@ struct FlowViewTests {
         #expect(text.contains(#""latitude":52.22968,"longitude":21.01223"#))
     }
 
-    @Test("no view has a raw newline when written, in any step, state or locale", arguments: FlowLocale.allCases)
-    func noRawNewline(locale: FlowLocale) throws {
+    /// Views of every step and state a flow passes through: values on every step, refused
+    /// values (display without value), a refused Continue (toast and errors), both alerts,
+    /// every location note, the summary, and both ends.
+    static func manyViews(locale: FlowLocale) throws -> [FlowView] {
         var flow = try Self.fullFlow(locale: locale)
-        var views: [JSONValue] = [flow.view()]
+        var views: [FlowView] = [flow.view(env: Fixture.env)]
         while flow.step != .chip {
             try flow.back()
             _ = try flow.continueStep(env: Fixture.env)
-            views.append(flow.view())
+            views.append(flow.view(env: Fixture.env))
             try flow.back()
-            views.append(flow.view())
+            views.append(flow.view(env: Fixture.env))
+        }
+        try flow.update(#"{"chipNumber": "999123"}"#)
+        views.append(flow.view(env: Fixture.env))
+        let settings = SettingsLocation(file: "/etc/petspotd/petspotd.json", key: "location.allow")
+        let outcomes: [LocationOutcome] = [
+            .permissionDenied(settings), .servicesDisabled(settings), .timeout, .unavailable(reason: "no provider"),
+            .fix(LocationTests.fix("52.2296756", "21.0122287")),
+        ]
+        for outcome in outcomes {
+            var located = try Fixture.flow(at: .description, locale: locale)
+            try located.applyLocation(outcome)
+            views.append(located.view(env: Fixture.env))
         }
         var withAlert = try Fixture.flow(at: .description, locale: locale)
-        try withAlert.applyLocation(.permissionDenied(SettingsLocation(file: "/etc/petspotd/petspotd.json", key: "location.allow")))
-        views.append(withAlert.view())
+        try withAlert.applyLocation(.permissionDenied(settings))
+        views.append(withAlert.view(env: Fixture.env))
         _ = try withAlert.continueStep(env: Fixture.env)
         try withAlert.update(#"{"species": "cat", "age": "x\ny", "race": "a\r\nb"}"#)
-        views.append(withAlert.view())
+        views.append(withAlert.view(env: Fixture.env))
+        var refused = try Fixture.flow(at: .photo, locale: locale)
+        try refused.update(#"{"photo": {"data": "bm90IGFuIGltYWdl", "filename": "notes.txt"}}"#)
+        _ = try refused.continueStep(env: Fixture.env)
+        views.append(refused.view(env: Fixture.env))
         try flow.cancel()
-        views.append(flow.view())
+        views.append(flow.view(env: Fixture.env))
         var completed = try Self.fullFlow(locale: locale)
         completed.complete(reportID: "r-1")
-        views.append(completed.view())
+        views.append(completed.view(env: Fixture.env))
+        return views
+    }
 
-        for view in views {
+    @Test("no view has a raw newline when written, in any step, state or locale", arguments: FlowLocale.allCases)
+    func noRawNewline(locale: FlowLocale) throws {
+        for view in try Self.manyViews(locale: locale).map(\.json) {
             let bytes = JSONWriter.bytes(view)
             #expect(!bytes.contains(0x0A))
             #expect(!bytes.contains(0x0D))
             #expect(try JSONParser.parse(bytes) == view, "the view reads back as itself")
+        }
+    }
+
+    @Test("a client reads every view back as the daemon built it", arguments: FlowLocale.allCases)
+    func clientReadsBack(locale: FlowLocale) throws {
+        let views = try Self.manyViews(locale: locale)
+        #expect(views.contains { $0.screen?.toast != nil })
+        #expect(views.contains { $0.screen?.alert != nil })
+        #expect(views.contains { $0.screen?.fields.contains { $0.error != nil && $0.display != nil && $0.value == .null } == true })
+        for view in views {
+            #expect(try FlowView(json: try JSONParser.parse(JSONWriter.bytes(view.json))) == view)
         }
     }
 }

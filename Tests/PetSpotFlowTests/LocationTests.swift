@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 import Testing
 
 @testable import PetSpotFlow

@@ -22,7 +22,7 @@ struct PreparedUpdateTests {
         var flow = try Fixture.flow(at: .photo)
         try flow.update(PreparedUpdate(values, env: Fixture.env), env: Fixture.env)
         #expect(flow.values.photo == nil)
-        let field = flow.view(env: Fixture.env)["screen"]?["fields"]?.arrayValue?.first { $0["name"] == "photo" }
+        let field = flow.view(env: Fixture.env).json["screen"]?["fields"]?.arrayValue?.first { $0["name"] == "photo" }
         #expect(field?["error"]?.stringValue != nil)
     }
 

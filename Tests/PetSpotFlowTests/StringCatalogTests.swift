@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotProtocol
 import Testing
 
 @testable import PetSpotFlow

@@ -76,6 +76,23 @@ struct ClientCommandsTests {
         #expect(gone.stderr.hasPrefix("petspot: cannot connect to petspotd at "))
     }
 
+    @Test("one version: both programs' --version, daemon.info, the status help and debian/changelog agree")
+    func version() throws {
+        let daemon = try DaemonProcess().start()
+        let info = try daemon.connect().call("daemon.info", [:]).get()
+        let version = try #require(info["version"]?.stringValue)
+        for program in [Paths.petspot, Paths.petspotd] {
+            let result = try runProgram(program, ["--version"])
+            #expect(result.status == 0)
+            #expect(result.stdout == version + "\n", "\(program) --version")
+        }
+        let help = try runProgram(Paths.petspot, ["status", "--help"])
+        #expect(help.stdout.contains("petspotd \(version) (protocol 1) on run/petspotd.sock"))
+        // The package's version, as scripts/check-version reads it (a local suffix allowed).
+        let changelog = try String(contentsOf: Paths.packageRoot.appendingPathComponent("debian/changelog"), encoding: .utf8)
+        #expect(changelog.hasPrefix("petspotd (\(version)"))
+    }
+
     @Test("bash completion offers subcommands, option values and report ids from the daemon")
     func bashCompletion() throws {
         let daemon = try DaemonProcess().start()

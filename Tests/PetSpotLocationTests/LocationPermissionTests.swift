@@ -1,4 +1,5 @@
 import PetSpotFlow
+import PetSpotProtocol
 @testable import PetSpotLocation
 import Testing
 

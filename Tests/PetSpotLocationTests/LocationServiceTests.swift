@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotProtocol
 @testable import PetSpotLocation
 import Synchronization
 import Testing

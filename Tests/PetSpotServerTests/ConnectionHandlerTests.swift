@@ -1,0 +1,151 @@
+import Logging
+import NIOCore
+import NIOEmbedded
+import PetSpotJSON
+@testable import PetSpotServer
+import Testing
+
+/// The connection handler in process, on an `EmbeddedChannel`: the order of answers,
+/// back-pressure, half-close and drain, with answers the test releases when it chooses. The
+/// same behaviours over a real socket and a real daemon are in PetSpotIntegrationTests:
+/// ConcurrencyTests (order, a small queue, half-close), LimitsTests (answers left unread) and
+/// DurabilityTests (the drain at SIGTERM).
+@Suite("Connection handler in process")
+struct ConnectionHandlerTests {
+    /// Answers a line with its own text at once, or, for a line starting "slow", when the test
+    /// releases it. A line taken in hand while the daemon is stopping is answered "refused …" at
+    /// once, as the daemon refuses it `shuttingDown`.
+    final class HeldAnswers: LineAnswering {
+        /// The lines asked about, in order; "(stopping)" after those asked while draining.
+        private(set) var asked: [String] = []
+        private var held: [String: EventLoopPromise<JSONValue?>] = [:]
+
+        func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer {
+            guard case .line(let buffer) = frame else { return .now("too long") }
+            let line = String(buffer: buffer)
+            asked.append(draining ? line + " (stopping)" : line)
+            if draining { return .now(.string("refused " + line)) }
+            guard line.hasPrefix("slow") else { return .now(.string(line)) }
+            let promise = eventLoop.makePromise(of: JSONValue?.self)
+            held[line] = promise
+            return .later(promise.futureResult)
+        }
+
+        func release(_ line: String) throws {
+            let promise = held.removeValue(forKey: line)
+            try #require(promise != nil, "\(line) is not waiting")
+            promise?.succeed(.string(line))
+        }
+    }
+
+    let answers = HeldAnswers()
+    let channel: EmbeddedChannel
+
+    init() throws {
+        channel = EmbeddedChannel(handler: ConnectionHandler(
+            answering: answers, peer: Peer(pid: 1, uid: 1000, gid: 1000), limits: DaemonConfiguration.Limits(),
+            logger: Logger(label: "test")))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+    }
+
+    /// Lines that arrive in one read.
+    func send(_ lines: String...) {
+        for line in lines {
+            channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: line))))
+        }
+        channel.pipeline.syncOperations.fireChannelReadComplete()
+    }
+
+    /// The answers written since the last look, one per line.
+    func written() throws -> [String] {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+            text += String(buffer: buffer)
+        }
+        return try text.split(separator: "\n").map { line in
+            try #require(try JSONParser.parse(Array(line.utf8)).stringValue)
+        }
+    }
+
+    func setWritable(_ writable: Bool) {
+        channel.isWritable = writable
+        channel.pipeline.syncOperations.fireChannelWritabilityChanged()
+    }
+
+    @Test("answers go out in the order the lines came; a line is taken in hand only once the one before is answered")
+    func order() throws {
+        send("slow 1", "fast 2", "fast 3", "slow 4", "fast 5")
+        #expect(try written() == [])
+        #expect(answers.asked == ["slow 1"])
+
+        try answers.release("slow 1")
+        #expect(try written() == ["slow 1", "fast 2", "fast 3"])
+        #expect(answers.asked == ["slow 1", "fast 2", "fast 3", "slow 4"])
+
+        send("fast 6")
+        #expect(try written() == [], "a later read waits behind slow 4 too")
+        try answers.release("slow 4")
+        #expect(try written() == ["slow 4", "fast 5", "fast 6"])
+        #expect(channel.isActive)
+    }
+
+    @Test("blank lines are passed over without an answer")
+    func blankLines() throws {
+        send("fast 1", " \t\r", "", "fast 2")
+        #expect(try written() == ["fast 1", "fast 2"])
+        #expect(answers.asked == ["fast 1", "fast 2"])
+    }
+
+    @Test("an unwritable channel holds new requests back; writable again, they are answered")
+    func backPressure() throws {
+        send("slow 1", "fast 2")
+        setWritable(false)
+        // What is in hand is still written: the client will read it when it can.
+        try answers.release("slow 1")
+        #expect(try written() == ["slow 1"])
+        send("fast 3")
+        #expect(try written() == [])
+        #expect(answers.asked == ["slow 1"], "nothing new is taken in hand while answers wait unread")
+
+        setWritable(true)
+        #expect(try written() == ["fast 2", "fast 3"])
+        #expect(answers.asked == ["slow 1", "fast 2", "fast 3"])
+    }
+
+    @Test("half-closed: every pending answer is written, then the connection closes")
+    func halfClose() throws {
+        send("slow 1", "fast 2")
+        channel.pipeline.syncOperations.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        #expect(channel.isActive, "open while answers are pending")
+        try answers.release("slow 1")
+        #expect(try written() == ["slow 1", "fast 2"])
+        #expect(!channel.isActive)
+    }
+
+    @Test("half-closed with nothing pending: the connection closes at once")
+    func halfCloseIdle() throws {
+        send("fast 1")
+        channel.pipeline.syncOperations.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        #expect(try written() == ["fast 1"])
+        #expect(!channel.isActive)
+    }
+
+    @Test("drain: the request in hand is answered, those waiting are refused, then the connection closes")
+    func drain() throws {
+        send("slow 1", "fast 2", "slow 3")
+        channel.pipeline.syncOperations.fireUserInboundEventTriggered(DrainAndCloseEvent(descriptors: [:]))
+        #expect(channel.isActive, "open while slow 1 runs")
+        #expect(try written() == [])
+        try answers.release("slow 1")
+        #expect(answers.asked == ["slow 1", "fast 2 (stopping)", "slow 3 (stopping)"])
+        #expect(try written() == ["slow 1", "refused fast 2", "refused slow 3"])
+        #expect(!channel.isActive)
+    }
+
+    @Test("drain with nothing in hand: the connection closes at once")
+    func drainIdle() throws {
+        channel.pipeline.syncOperations.fireUserInboundEventTriggered(DrainAndCloseEvent(descriptors: [:]))
+        #expect(!channel.isActive)
+        #expect(try written() == [])
+    }
+}
