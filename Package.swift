@@ -74,3 +74,28 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/, docs/RELIABILITY.md). They exist only for `make fuzz`, which sets
+// PETSPOT_FUZZ=1 and builds them with -sanitize=fuzzer,address into their own scratch folder;
+// an ordinary build or `make test` does not see them (there is no libFuzzer to link them with).
+if Context.environment["PETSPOT_FUZZ"] == "1" {
+    // gold, the default linker, stops with an internal error (dwarf_reader.cc) on these
+    // programs; the toolchain's lld links them.
+    let fuzzLinker: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)", linkerSettings: fuzzLinker)
+    }
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport"),
+        fuzzTarget("fuzz-json", ["PetSpotJSON"]),
+        fuzzTarget("fuzz-decimal", ["PetSpotJSON", "PetSpotFlow"]),
+        fuzzTarget("fuzz-line-frames", [
+            "PetSpotServer",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
+        fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON"]),
+        fuzzTarget("fuzz-config", ["PetSpotServer", "PetSpotJSON"]),
+    ]
+}
