@@ -8,7 +8,7 @@ import PetSpotJSON
 // its params.values); any other JSON value, or text that is not JSON, is the value of every field
 // of the step (the photo's data and filename).
 // Must hold: an update the flow refuses changes nothing; after one it takes, the view renders as
-// JSON that reads back, every field it refused is empty and shows what was sent, every stored
+// one answer line, every field it refused is empty and shows what was sent, every stored
 // value keeps its field's rule, and Continue either moves on (and Back returns) or stays with
 // a toast and an error.
 
@@ -69,9 +69,10 @@ func values(from body: some Collection<UInt8>, on step: StepID) -> JSONObject {
     })
 }
 
+/// Written as an answer line (reading it back is fuzz-json's part).
 func checkRenders(_ view: JSONValue) {
     let written = JSONWriter.bytes(view)
-    invariant((try? JSONParser.parse(written)) == view, "the view does not read back: \(JSONWriter.string(view))")
+    invariant(!written.isEmpty && !written.contains(UInt8(ascii: "\n")), "the view is no answer line: \(JSONWriter.string(view))")
 }
 
 /// The rules of FlowValues, checked on what the flow stored.
