@@ -73,16 +73,13 @@ func decodedFrames(_ chunks: [ArraySlice<UInt8>], limit: Int, ends: Bool) -> [Fr
         }
     }
     do {
+        // Read after every write: EmbeddedChannel copies the frames still unread on each one.
         for chunk in chunks {
             try channel.writeInbound(channel.allocator.buffer(bytes: chunk))
-        }
-        if ends {
-            _ = try channel.finish()
             drain()
-        } else {
-            drain()
-            _ = try channel.finish()
         }
+        _ = try channel.finish()
+        if ends { drain() }
     } catch {
         invariant(false, "the decoder failed: \(error)")
     }
