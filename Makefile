@@ -18,7 +18,7 @@ SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test build release deps install uninstall clean static deb test-package test-vm footprint
+.PHONY: run test build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief
 
 deps:
 	@scripts/install-deps
@@ -82,6 +82,17 @@ run: build
 # The whole test suite: unit tests of every module, then the daemon over a real socket.
 test: build
 	$(SWIFT) test --no-parallel
+
+# The libFuzzer targets of Fuzz/ (docs/RELIABILITY.md), each for FUZZ_SECONDS (FUZZ_TARGETS: some
+# of them); fails on a crash, a broken invariant, a leak or a hang, keeping the input in
+# .fuzz/<target>/crashes/.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_TARGETS)
+
+# What CI runs: every target for a minute.
+fuzz-brief: deps
+	FUZZ_SECONDS=60 scripts/fuzz
 
 # Installs programs, units, configuration (never over an edited one), man pages, completions
 # and the sysusers.d entry; on a live system (no DESTDIR) also creates the user and group.

@@ -74,6 +74,22 @@ struct DaemonConfigurationTests {
         }
     }
 
+    // Found by Fuzz/fuzz-config: a name or value of the file echoed as it is split the message.
+    @Test("a refusal stays one line when the file's names or values hold control characters", arguments: [
+        (#"{"socket":{"path\n":"x"}}"#, #"f.json: unknown key "socket.path\n""#),
+        (#"{"log":{"level":"info\r\nforged"}}"#, #"f.json: log.level: "info\r\nforged" is not one of"#),
+        (#"{"location":{"providers":["gpsd\u0000\u001b[2J"]}}"#, #"f.json: location.providers: unknown location provider "gpsd\u0000\u001b[2J""#),
+    ])
+    func refusalIsOneLine(text: String, message: String) throws {
+        var configuration = DaemonConfiguration()
+        #expect {
+            try configuration.apply(try JSONParser.parse(text), file: "f.json")
+        } throws: { error in
+            let shown = "\(error)"
+            return shown.hasPrefix(message) && !shown.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+    }
+
     @Test("limits at their edges are accepted", arguments: [
         ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
         ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600),
