@@ -90,7 +90,7 @@ let package = Package(
 // PETSPOT_FUZZ=1 and builds them with -sanitize=fuzzer,address into their own scratch folder;
 // an ordinary build or `make test` does not see them (there is no libFuzzer to link them with).
 if Context.environment["PETSPOT_FUZZ"] == "1" {
-    // Coverage and AddressSanitizer on this package's modules, not on swift-nio's or GRDB's:
+    // Coverage and AddressSanitizer on this package's modules, not on swift-nio's or SQLiteNIO's:
     // libFuzzer follows our code, and has a tenth of the counters to clear and read per input.
     let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])]
     for target in package.targets where target.type == .regular {
