@@ -113,7 +113,7 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON"]),
+        fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
         fuzzTarget("fuzz-config", ["PetSpotServer", "PetSpotJSON"]),
     ]
 }

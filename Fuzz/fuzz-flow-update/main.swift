@@ -1,6 +1,7 @@
 import FuzzSupport
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotProtocol
 
 // Input: a first line naming the step and, after a space, the locale ("description pl"); any
 // other first line picks both from its bytes. The rest is what `flow.update` sends on that step
@@ -27,7 +28,7 @@ enum World {
     })
 
     /// Their views, for comparing after an update the flow refused.
-    static let views: [StepID: [FlowLocale: JSONValue]] = flows.mapValues { $0.mapValues { $0.view(env: env) } }
+    static let views: [StepID: [FlowLocale: JSONValue]] = flows.mapValues { $0.mapValues { $0.view(env: env).json } }
 
     static func walk(to step: StepID, locale: FlowLocale) -> Flow {
         var flow = Flow(id: "fuzz", locale: locale)
@@ -105,11 +106,12 @@ fuzz { input in
     do {
         try flow.update(sent, env: env)
     } catch {
-        invariant(flow.view(env: env) == World.views[step]![locale]!, "the refused update (\(error)) changed the flow")
+        invariant(flow.view(env: env).json == World.views[step]![locale]!, "the refused update (\(error)) changed the flow")
         return
     }
 
-    let view = flow.view(env: env)
+    // As the daemon writes it.
+    let view = flow.view(env: env).json
     checkRenders(view)
     invariant(view["values"] == flow.values.json, "the view's values are not the flow's")
     checkStored(flow.values)
@@ -148,7 +150,7 @@ fuzz { input in
             try flow.back()
             invariant(flow.step == step, "Back from \(next) led to \(flow.step)")
         } else {
-            let refused = flow.view(env: env)
+            let refused = flow.view(env: env).json
             invariant(flow.step == step, "a refused Continue moved to \(flow.step)")
             invariant(refused["screen"]?["toast"]?.stringValue != nil, "a refused Continue without a toast")
             let errors = refused["screen"]?["fields"]?.arrayValue?.filter { $0["error"]?.stringValue != nil } ?? []
