@@ -165,6 +165,11 @@ public final class Daemon: Sendable {
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
             .init(service: server, serviceName: "server"),
         ]
+        if services.configuration.releaseStartupPages {
+            // Done once; its end must not stop the others.
+            daemonServices.append(.init(service: StartupPagesService(after: .seconds(services.configuration.releaseStartupPagesAfterSeconds), logger: logger),
+                                        successTerminationBehavior: .ignore, serviceName: "startup pages"))
+        }
         if let notifier, let interval = notifier.watchdogInterval {
             daemonServices.append(.init(service: PeriodicService(interval: interval) { await self.pingWatchdog(notifier) }, serviceName: "watchdog"))
         }
@@ -257,6 +262,9 @@ public final class Daemon: Sendable {
         if old.logLevel != configuration.logLevel { notReloaded.append("log.level (restart to apply)") }
         if old.logFaultIntervalSeconds != configuration.logFaultIntervalSeconds {
             notReloaded.append("log.faultIntervalSeconds (restart to apply)")
+        }
+        if old.releaseStartupPages != configuration.releaseStartupPages || old.releaseStartupPagesAfterSeconds != configuration.releaseStartupPagesAfterSeconds {
+            notReloaded.append("memory.releaseStartupPages, memory.releaseStartupPagesAfterSeconds (restart to apply)")
         }
         if old.limits.drainTimeoutSeconds != configuration.limits.drainTimeoutSeconds {
             notReloaded.append("limits.drainTimeoutSeconds (restart to apply)")

@@ -37,6 +37,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var locationTimeoutMs = 10_000
     public var locationMaxAgeMs = 2_000
 
+    /// This long after the start, the program file's pages that only the start ran go back to
+    /// the kernel (`StartupPages`).
+    public var releaseStartupPages = true
+    public var releaseStartupPagesAfterSeconds = 10
+
     public var limits = Limits()
 
     public struct Limits: Sendable, Equatable {
@@ -148,6 +153,8 @@ extension DaemonConfiguration {
         ("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
         ("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
         ("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
+        ("memory.releaseStartupPages", { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
+        ("memory.releaseStartupPagesAfterSeconds", { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
         ("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),
         ("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
         ("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),

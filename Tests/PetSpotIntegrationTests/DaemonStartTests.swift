@@ -109,6 +109,24 @@ struct DaemonStartTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "nothing half-started")
     }
 
+    @Test("a second after the start, the program file's startup pages go back to the kernel; memory.releaseStartupPages false keeps them")
+    func startupPages() throws {
+        // Started first, so that by the time the other has released, this one would have too.
+        let keeping = try DaemonProcess(settings: ["memory": ["releaseStartupPages": false, "releaseStartupPagesAfterSeconds": 1]]).start()
+        let releasing = try DaemonProcess(settings: ["memory": ["releaseStartupPages": true, "releaseStartupPagesAfterSeconds": 1]]).start()
+        try waitUntil("the release, a second after the start\n\(releasing.log)") {
+            !logLines(releasing.log, containing: "startup pages released").isEmpty
+        }
+        let released = logLines(releasing.log, containing: "startup pages released")
+        #expect(released.count == 1, "\(releasing.log)")
+        let mappings = released.first?.split(separator: " ").first { $0.hasPrefix("mappings=") }.flatMap { Int($0.dropFirst(9)) }
+        #expect((mappings ?? 0) >= 2, "the program's code and its constants at least: \(releasing.log)")
+        // Whatever a request runs comes back as it is needed.
+        #expect(try releasing.connect().result("flow.start")["flow"]?["step"] == "chip")
+        #expect(try keeping.stop() == 0)
+        #expect(!keeping.log.contains("startup pages"), "\(keeping.log)")
+    }
+
     @Test("the socket gets the configured mode")
     func socketMode() throws {
         let daemon = try DaemonProcess(arguments: ["--socket-mode", "0600"]).start()

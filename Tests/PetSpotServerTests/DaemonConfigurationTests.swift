@@ -63,6 +63,8 @@ struct DaemonConfigurationTests {
         (#"{"timeZone":"Nowhere/City"}"#, "f.json: timeZone: unknown time zone \"Nowhere/City\""),
         (#"{"limits":{"drainTimeoutSeconds":0}}"#, "f.json: limits.drainTimeoutSeconds: 0 is out of range 1...3600"),
         (#"{"limits":{"drainTimeoutSeconds":3601}}"#, "f.json: limits.drainTimeoutSeconds: 3601 is out of range 1...3600"),
+        (#"{"memory":{"releaseStartupPagesAfterSeconds":0}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 0 is out of range 1...3600"),
+        (#"{"memory":{"releaseStartupPagesAfterSeconds":3601}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 3601 is out of range 1...3600"),
         (#"[]"#, "f.json: the configuration must be a JSON object"),
     ])
     func badValues(text: String, message: String) throws {
@@ -97,6 +99,16 @@ struct DaemonConfigurationTests {
     func edges(key: String, value: Int) throws {
         var configuration = DaemonConfiguration()
         try configuration.apply(["limits": [key: .int(value)]], file: "f.json")
+    }
+
+    @Test("the release of startup pages at its edges, and off")
+    func startupPagesEdges() throws {
+        var configuration = DaemonConfiguration()
+        try configuration.apply(["memory": ["releaseStartupPagesAfterSeconds": 1]], file: "f.json")
+        #expect(configuration.releaseStartupPagesAfterSeconds == 1)
+        try configuration.apply(["memory": ["releaseStartupPagesAfterSeconds": 3_600, "releaseStartupPages": false]], file: "f.json")
+        #expect(configuration.releaseStartupPagesAfterSeconds == 3_600)
+        #expect(!configuration.releaseStartupPages)
     }
 
     @Test("the species file is read beside the configuration file unless absolute")

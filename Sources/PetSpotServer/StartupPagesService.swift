@@ -1,0 +1,25 @@
+import AsyncAlgorithms
+import Logging
+import PetSpotSystem
+import ServiceLifecycle
+
+/// Hands the kernel back the program file's pages that only the start ran (`StartupPages`),
+/// once the start has settled: by then the services have started, reached gpsd or begun
+/// retrying, and answered their first clients, so what comes back afterwards is what serving
+/// runs. A stop that comes first ends it with nothing done.
+struct StartupPagesService: Service {
+    let after: Duration
+    let logger: Logger
+
+    func run() async {
+        for await _ in AsyncTimerSequence(interval: after, clock: .continuous).cancelOnGracefulShutdown() {
+            do {
+                let released = try StartupPages.release()
+                logger.info("startup pages released", metadata: ["mappings": "\(released.mappings)", "bytes": "\(released.bytes)"])
+            } catch {
+                logger.warning("startup pages kept", metadata: ["error": "\(error)"])
+            }
+            return
+        }
+    }
+}
