@@ -2,7 +2,8 @@
 # The footprint figures of docs/PERFORMANCE.md: petspotd's idle RSS and the installed size.
 # The daemon is the stripped self-contained program of `make static`, started on the field
 # configuration (config/petspotd.installed.json: gpsd only) with a scratch socket and database;
-# its memory is read from /proc once it has answered a client and served nothing else.
+# its memory is read from /proc once it has released its startup pages and answered a client,
+# and again after it has filed one whole report.
 #   Benchmarks/run-footprint.sh [dist/petspotd_VERSION_ARCH.deb]     (make footprint)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,20 +17,40 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null;
 trap cleanup EXIT
 
 "$bin/petspotd" --config config/petspotd.installed.json --socket "$dir/petspotd.sock" \
-  --database "$dir/reports.sqlite" --log-level warning 2>"$dir/petspotd.log" &
+  --database "$dir/reports.sqlite" --log-level info 2>"$dir/petspotd.log" &
 pid=$!
 deadline=$((SECONDS + 30))
 until "$bin/petspot" status --socket "$dir/petspotd.sock" >/dev/null 2>&1; do
   [ $SECONDS -lt $deadline ] || { echo "petspotd did not answer within 30 s" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
   sleep 0.1
 done
+# What the field daemon does 10 s after its start (memory.releaseStartupPages).
+until grep -q "startup pages released" "$dir/petspotd.log"; do
+  [ $SECONDS -lt $deadline ] || { echo "petspotd did not release its startup pages within 30 s" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
+  sleep 0.1
+done
+"$bin/petspot" status --socket "$dir/petspotd.sock" >/dev/null
 kib() { awk -v k="$1" '$1 == k":" { print $2 }' "/proc/$pid/status"; }
 mib() { awk -v v="$1" 'BEGIN { printf "%.1f MiB", v / 1024 }'; }
-echo "petspotd idle, after its first answer ($(readlink -f "$bin/petspotd")):"
+echo "petspotd idle: startup pages released, one answer since ($(readlink -f "$bin/petspotd")):"
 echo "  VmRSS    $(mib "$(kib VmRSS)")   (goal: at most 16 MiB)"
 echo "  RssAnon  $(mib "$(kib RssAnon)")"
 echo "  RssFile  $(mib "$(kib RssFile)")"
 echo "  VmHWM    $(mib "$(kib VmHWM)")"
+# A whole report through the same daemon: the code a report runs is resident now too.
+call() { "$bin/petspot" call --socket "$dir/petspotd.sock" "$@"; }
+flow=$(call flow.start | awk -F'"' '$2 == "id" { print $4; exit }')
+for step in '"chipNumber":"616091234567890"' '' \
+    '"species":"dog","race":"Beagle","gender":"male","latitude":52.22968,"longitude":21.01223' \
+    '"contactEmail":"owner@example.org"'; do
+  [ -z "$step" ] || call flow.update "{\"flowId\":\"$flow\",\"values\":{$step}}" >/dev/null
+  call flow.continue "{\"flowId\":\"$flow\"}" >/dev/null
+done
+call flow.submit "{\"flowId\":\"$flow\"}" | grep -q '"submittedAt"' || { echo "the report was not filed" >&2; exit 1; }
+echo "petspotd after filing one whole report:"
+echo "  VmRSS    $(mib "$(kib VmRSS)")"
+echo "  RssAnon  $(mib "$(kib RssAnon)")"
+echo "  RssFile  $(mib "$(kib RssFile)")"
 echo "programs on disk (stripped):"
 for p in petspotd petspot; do
   printf '  %-9s %6.1f MB\n' "$p" "$(stat -c %s "$bin/$p" | awk '{ print $1 / 1000000 }')"
