@@ -22,6 +22,9 @@ struct LyingGpsdTests {
         guard location["status"] == "ok" else {
             #expect(["timeout", "unavailable"].contains(location["status"]?.stringValue ?? ""), "\(mode): \(JSONWriter.string(location))")
             #expect(location["fix"] == nil || location["fix"] == .null, "\(mode): \(JSONWriter.string(location))")
+            // Said in words a person can act on.
+            let words = location["message"]?.stringValue ?? ""
+            #expect(!words.isEmpty, "\(mode): \(JSONWriter.string(location))")
             return false
         }
         #expect(location[path: "fix", "latitude"].map(JSONWriter.string) == Self.truthLatitude, "\(mode): \(JSONWriter.string(location))")
