@@ -18,7 +18,7 @@ SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief
+.PHONY: run test test-faults build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief
 
 deps:
 	@scripts/install-deps
@@ -82,6 +82,14 @@ run: build
 # The whole test suite: unit tests of every module, then the daemon over a real socket.
 test: build
 	$(SWIFT) test --no-parallel
+
+# Only the fault-injection tests (docs/RELIABILITY.md; also part of make test), with more
+# SIGKILL rounds if asked (FAULT_ROUNDS) and a seed to replay a failure (FAULT_SEED).
+FAULT_ROUNDS ?= 20
+FAULT_TESTS := DiskFullTests|ReadOnlyDatabaseTests|SigkillRoundsTests|LyingGpsdTests|DatabaseFileLostTests|DurabilityTests
+test-faults: build
+	PETSPOT_FAULT_ROUNDS=$(FAULT_ROUNDS) $(if $(FAULT_SEED),PETSPOT_FAULT_SEED=$(FAULT_SEED)) \
+		$(SWIFT) test --no-parallel --filter '$(FAULT_TESTS)'
 
 # The libFuzzer targets of Fuzz/ (docs/RELIABILITY.md), each for FUZZ_SECONDS (FUZZ_TARGETS: some
 # of them); fails on a crash, a broken invariant, a leak or a hang, keeping the input in

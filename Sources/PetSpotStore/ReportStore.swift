@@ -44,19 +44,38 @@ public final class ReportStore: Sendable {
     }
 
     private static func connect(path: String) async -> Result<(DatabaseConnection, DatabaseFileWatch), ReportStoreError> {
+        let created = Atomic<Bool>(false)
         let connection: DatabaseConnection
         do {
-            connection = try await DatabaseConnection.open(path: path) { try createFileIfMissing(path: path) }
+            connection = try await DatabaseConnection.open(path: path) {
+                if try createFileIfMissing(path: path) { created.store(true, ordering: .relaxed) }
+            }
         } catch {
-            return .failure(ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open))
+            let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
+            if created.load(ordering: .relaxed) { removeIfStillEmpty(path: path) }
+            return .failure(failure)
         }
         do {
             try await prepare(connection, path: path)
             let watch = try await connection.run { try DatabaseFileWatch(path: path) }
             return .success((connection, watch))
         } catch {
+            // Explained before closing: the close may free what was missing (space, say).
+            let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
             try? await connection.close()
-            return .failure(ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open))
+            if created.load(ordering: .relaxed) { removeIfStillEmpty(path: path) }
+            return .failure(failure)
+        }
+    }
+
+    /// A start that created the file and could not write a database into it (a full disk) takes
+    /// it away again: left empty, it would be refused at every later start as a truncated
+    /// database. Only an empty file goes: one that holds anything is never deleted.
+    private static func removeIfStillEmpty(path: String) {
+        guard isEmptyFile(path) else { return }
+        unlink(path)
+        for suffix in ["-wal", "-shm", "-journal"] where isEmptyFile(path + suffix) {
+            unlink(path + suffix)
         }
     }
 
@@ -341,7 +360,9 @@ public final class ReportStore: Sendable {
 
     /// Creates the parent directories (0700) and an empty database file (0600) when missing.
     /// SQLite treats an empty file as a new database; one this start did not create is refused.
-    private static func createFileIfMissing(path: String) throws(ReportStoreError) {
+    /// Returns whether it created the file.
+    @discardableResult
+    private static func createFileIfMissing(path: String) throws(ReportStoreError) -> Bool {
         try createDirectories(leadingTo: path)
         // O_EXCL: never truncate or replace a file that appeared meanwhile.
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -352,6 +373,7 @@ public final class ReportStore: Sendable {
             #elseif canImport(Darwin)
             _ = Darwin.close(fd)
             #endif
+            return true
         } else if errno != EEXIST {
             throw ReportStoreError(
                 kind: .open, path: path, message: "cannot create the database file: \(String(cString: strerror(errno)))")
@@ -364,6 +386,7 @@ public final class ReportStore: Sendable {
                     + "create it: it was truncated, or a first start stopped before writing it); "
                     + "move it away to start a new database")
         }
+        return false
     }
 
     private static func isEmptyFile(_ path: String) -> Bool {

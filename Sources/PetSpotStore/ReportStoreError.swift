@@ -69,7 +69,8 @@ extension ReportStoreError {
         case is NIOThreadPoolError.ThreadPoolInactive:
             self.init(kind: .closed, path: path, message: "\(action): the store is closed")
         case let error as SQLiteError:
-            let detail = "\(error.message) (SQLite error \(error.reason))"
+            var detail = "\(error.message) (SQLite error \(error.reason))"
+            if error.reason != .full, let problem = FileSystemCondition.problem(holding: path) { detail += ": \(problem)" }
             switch error.reason {
             case .notADatabase:
                 self.init(kind: .notADatabase, path: path, message: "not a petspotd database: \(detail)")

@@ -1,0 +1,129 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// The database on a tmpfs of 2 MiB that is filled to the last byte: a real ENOSPC from the
+/// kernel, not a simulated one.
+@Suite("The disk under the database is full", .serialized, .enabled(if: TmpfsMount.canMount, TmpfsMount.needsRoot))
+struct DiskFullTests {
+    static let sizeKiB = 2048
+
+    /// A daemon whose database folder is a fresh tmpfs.
+    static func daemonOnTmpfs() throws -> (DaemonProcess, TmpfsMount) {
+        let daemon = try DaemonProcess()
+        let tmpfs = try TmpfsMount(at: daemon.directory.appendingPathComponent("var").path, sizeKiB: sizeKiB)
+        return (daemon, tmpfs)
+    }
+
+    static func submitLine(_ flowID: String, id: Int = 1) -> String {
+        #"{"id":\#(id),"method":"flow.submit","params":{"flowId":"\#(flowID)"}}"#
+    }
+
+    /// The rows in the file, read by another program (read-only: it writes nothing on a full disk).
+    static func storedRows(_ daemon: DaemonProcess) throws -> String {
+        let result = try runProgram("/usr/bin/sqlite3", ["file:\(daemon.databasePath)?mode=ro",
+                                                         "SELECT count(*), count(DISTINCT flow_id) FROM report;"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("a submit on a full disk answers storageFailed naming the cause and stores nothing; the daemon serves on; once space is freed the same flow is stored once")
+    func submitOnFullDisk() throws {
+        let (daemon, tmpfs) = try Self.daemonOnTmpfs()
+        defer {
+            try? daemon.kill()
+            tmpfs.unmount()
+        }
+        try daemon.start()
+        let conn = try daemon.connect()
+        let before = try fileReport(conn, chip: "500000").submit[path: "report", "id"]!.stringValue!
+        let flowID = try prepareReport(conn, chip: "500001")
+        let filler = try tmpfs.fill()
+
+        let answer = try conn.raw(Self.submitLine(flowID))
+        #expect(answer["result"] == nil, "\(JSONWriter.string(answer))")
+        #expect(answer.errorKind == "storageFailed")
+        let message = answer[path: "error", "message"]?.stringValue ?? ""
+        #expect(message.contains("disk is full"), "the cause is not named: \(message)")
+        #expect(!message.contains("/"), "a path reached the client: \(message)")
+        try waitUntil("the fault in the log") {
+            !logLines(daemon.log, containing: "error: request failed", "kind=storageFailed", "method=flow.submit", "flowId=\(flowID)").isEmpty
+        }
+
+        // It serves on: other requests, reads of what is stored, new flows.
+        #expect(try conn.result("daemon.info")["name"] == "petspotd")
+        #expect(try conn.result("flow.get", ["flowId": .string(flowID)])[path: "flow", "state"] == "active")
+        #expect(try allReportIDs(conn) == [before])
+        let other = try daemon.connect()
+        _ = try prepareReport(other, chip: "500002")
+        // A second attempt while still full fails the same way and leaves nothing behind.
+        #expect(try conn.raw(Self.submitLine(flowID, id: 2)).errorKind == "storageFailed")
+        #expect(try Self.storedRows(daemon) == "1|1")
+
+        try FileManager.default.removeItem(atPath: filler)
+        let stored = try conn.result("flow.submit", ["flowId": .string(flowID)])
+        let storedID = try #require(stored[path: "report", "id"]?.stringValue)
+        #expect(try allReportIDs(conn) == [storedID, before])
+        #expect(try Self.storedRows(daemon) == "2|2")
+
+        #expect(try daemon.stop() == 0)
+        let check = try runProgram("/usr/bin/sqlite3", [daemon.databasePath, "PRAGMA integrity_check;"])
+        #expect(check.stdout == "ok\n")
+        try daemon.start()
+        #expect(try allReportIDs(try daemon.connect()) == [storedID, before])
+    }
+
+    /// The last line of a refused start: the one that says why.
+    static func refusal(_ log: String) -> String {
+        log.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    @Test("started on a full disk with a database: refused in one line naming the cause (SQLite needs room for its -shm file); starts once space is freed")
+    func startOnFullDisk() throws {
+        let (daemon, tmpfs) = try Self.daemonOnTmpfs()
+        defer {
+            try? daemon.kill()
+            tmpfs.unmount()
+        }
+        try daemon.start()
+        let before = try fileReport(try daemon.connect(), chip: "510000").submit[path: "report", "id"]!.stringValue!
+        #expect(try daemon.stop() == 0)
+        let filler = try tmpfs.fill()
+
+        let (status, log) = try daemon.startExpectingFailure()
+        #expect(status == 78)
+        let refusal = Self.refusal(log)
+        #expect(refusal.contains("database.path: report database \(daemon.databasePath): cannot open"), "\(refusal)")
+        #expect(refusal.contains("no space left (disk is full)"), "the cause is not named: \(refusal)")
+
+        try FileManager.default.removeItem(atPath: filler)
+        try daemon.start()
+        let conn = try daemon.connect()
+        #expect(try allReportIDs(conn) == [before])
+        let storedID = try #require(try fileReport(conn, chip: "510001").submit[path: "report", "id"]?.stringValue)
+        #expect(try allReportIDs(conn) == [storedID, before])
+    }
+
+    @Test("a first start on a full disk is refused in one line naming the cause, and leaves no empty file that would be refused after space is freed")
+    func firstStartOnFullDisk() throws {
+        let (daemon, tmpfs) = try Self.daemonOnTmpfs()
+        defer {
+            try? daemon.kill()
+            tmpfs.unmount()
+        }
+        let filler = try tmpfs.fill()
+        let (status, log) = try daemon.startExpectingFailure()
+        #expect(status == 78)
+        let refusal = Self.refusal(log)
+        #expect(refusal.contains("database.path: report database \(daemon.databasePath): cannot open"), "\(refusal)")
+        #expect(refusal.contains("disk is full"), "the cause is not named: \(refusal)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.databasePath))
+
+        try FileManager.default.removeItem(atPath: filler)
+        try daemon.start()
+        let conn = try daemon.connect()
+        let storedID = try #require(try fileReport(conn, chip: "540000").submit[path: "report", "id"]?.stringValue)
+        #expect(try allReportIDs(conn) == [storedID])
+    }
+}
