@@ -166,7 +166,7 @@ public final class GpsdProvider: LocationProvider {
     // MARK: the watch (its own thread)
 
     private func watch() {
-        var backoff = settings.reconnectInitial
+        var backoff = ReconnectBackoff(initial: settings.reconnectInitial, longest: settings.reconnectMax)
         while !state.withLock({ $0.stopping }) {
             guard let data = petspot_gps_new() else {
                 linkDown("out of memory for the gpsd connection")
@@ -188,7 +188,7 @@ public final class GpsdProvider: LocationProvider {
     /// Reads until the connection ends; returns why (nil when asked to stop). The link counts
     /// as up, and the backoff starts over, only once gpsd has sent something: a port that
     /// accepts and hangs up at once is retried with growing waits, like one that refuses.
-    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout Duration) -> String? {
+    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout ReconnectBackoff) -> String? {
         let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
         var up = false
         while !state.withLock({ $0.stopping }) {
@@ -202,7 +202,7 @@ public final class GpsdProvider: LocationProvider {
             guard result > 0 else { continue }
             if !up {
                 up = true
-                backoff = settings.reconnectInitial
+                backoff.reset()
                 linkUp()
             }
             take(snapshot)
@@ -265,10 +265,8 @@ public final class GpsdProvider: LocationProvider {
         }
     }
 
-    private func waitBeforeRetry(_ backoff: inout Duration) {
-        let millis = backoff.milliseconds
-        _ = wake.wait(timeout: .now() + .milliseconds(millis))
-        backoff = min(backoff * 2, settings.reconnectMax)
+    private func waitBeforeRetry(_ backoff: inout ReconnectBackoff) {
+        _ = wake.wait(timeout: .now() + .milliseconds(backoff.next().milliseconds))
     }
 
     private static func describeOpenError(_ code: Int32) -> String {
