@@ -17,8 +17,8 @@ public final class ManualTime: Sendable {
         /// (An id whose sleep already ended stays here harmlessly: ids are never reused.)
         /// (An id whose sleep already ended may land here too; harmless, ids are never reused.)
         var cancelledEarly: Set<Int> = []
-        /// Those waiting for a number of sleepers to be asleep.
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Those waiting for a number of sleepers to be asleep, by id.
+        var watchers: [Int: (count: Int, continuation: CheckedContinuation<Void, any Error>)] = [:]
     }
 
     private let state: Mutex<State>
@@ -55,15 +55,32 @@ public final class ManualTime: Sendable {
     }
 
     /// Returns once at least `count` sleeps are waiting: then advancing the time reaches them.
-    public func waitForSleepers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Throws if they are not there within `limit` of real time, so a test whose code under
+    /// test never sleeps fails rather than hangs.
+    public func waitForSleepers(_ count: Int, within limit: Duration = .seconds(10)) async throws {
+        let id = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let ready = state.withLock { s in
                 guard s.sleepers.count < count else { return true }
-                s.watchers.append((count, continuation))
+                s.watchers[id] = (count, continuation)
                 return false
             }
-            if ready { continuation.resume() }
+            if ready { return continuation.resume() }
+            Task { [self] in
+                try? await Task.sleep(for: limit)
+                let late = state.withLock { $0.watchers.removeValue(forKey: id) }
+                late?.continuation.resume(throwing: SleepersMissing(expected: count, limit: limit))
+            }
         }
+    }
+
+    public struct SleepersMissing: Error, CustomStringConvertible {
+        public let expected: Int
+        public let limit: Duration
+        public var description: String { "fewer than \(expected) sleeps were waiting after \(limit)" }
     }
 
     func sleep(until deadline: DaemonInstant) async throws {
@@ -73,14 +90,14 @@ public final class ManualTime: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (outcome, watchers) = state.withLock { s -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                let (outcome, watchers) = state.withLock { s -> (Result<Void, any Error>?, [CheckedContinuation<Void, any Error>]) in
                     if s.cancelledEarly.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= s.now { return (.success(()), []) }
                     s.sleepers[id] = (deadline, continuation)
                     let count = s.sleepers.count
-                    let ready = s.watchers.filter { $0.count <= count }.map(\.continuation)
-                    s.watchers.removeAll { $0.count <= count }
-                    return (nil, ready)
+                    let ready = s.watchers.filter { $0.value.count <= count }
+                    for id in ready.keys { s.watchers[id] = nil }
+                    return (nil, ready.values.map(\.continuation))
                 }
                 if let outcome { continuation.resume(with: outcome) }
                 for watcher in watchers { watcher.resume() }

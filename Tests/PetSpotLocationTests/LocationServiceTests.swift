@@ -63,12 +63,12 @@ struct LocationServiceTests {
     }
 
     @Test("the time a slow first provider takes is gone: the fallback gets what is left")
-    func slowFirst() async {
+    func slowFirst() async throws {
         let slow = ScriptedProvider(name: "a", answer: .timeout, delay: .milliseconds(300), clock: clock)
         let fallback = ScriptedProvider(name: "b", answer: .fix(warsaw))
         let service = LocationService(providers: [slow, fallback], settingsFile: "f", clock: clock, defaultTimeout: .seconds(10))
         let answer = Task { await service.current(timeout: .seconds(1)) }
-        await time.waitForSleepers(1)
+        try await time.waitForSleepers(1)
         time.advance(by: .milliseconds(300))
         #expect(await answer.value == .fix(warsaw))
         #expect(slow.givenTimeouts.withLock { $0 } == [.milliseconds(500)])
@@ -76,12 +76,12 @@ struct LocationServiceTests {
     }
 
     @Test("a provider that overstays the whole timeout leaves none for the next: the answer is timeout")
-    func overstayed() async {
+    func overstayed() async throws {
         let stuck = ScriptedProvider(name: "a", answer: .unavailable(reason: "slow"), delay: .seconds(2), overstays: true, clock: clock)
         let never = ScriptedProvider(name: "b", answer: .fix(warsaw))
         let service = LocationService(providers: [stuck, never], settingsFile: "f", clock: clock, defaultTimeout: .seconds(1))
         let answer = Task { await service.current() }
-        await time.waitForSleepers(1)
+        try await time.waitForSleepers(1)
         time.advance(by: .seconds(2))
         #expect(await answer.value == .timeout)
         #expect(never.givenTimeouts.withLock { $0 }.isEmpty)
@@ -153,10 +153,10 @@ struct SimulatedProviderTests {
     }
 
     @Test("no-fix mode answers timeout when its timeout has passed, not a moment before")
-    func noFixTimesOut() async {
+    func noFixTimesOut() async throws {
         let provider = SimulatedProvider(mode: .noFix, track: [position(0, 0)], clock: .manual(time))
         let answer = Task { await provider.currentFix(timeout: .seconds(10), maxAge: .seconds(1)) }
-        await time.waitForSleepers(1)
+        try await time.waitForSleepers(1)
         time.advance(by: .seconds(10) - .nanoseconds(1))
         #expect(time.sleepers == 1)
         time.advance(by: .nanoseconds(1))

@@ -53,7 +53,7 @@ struct TimersTests {
     }
 
     @Test("periodic work runs each time its interval passes on the clock, and its stop work at the end")
-    func periodicService() async {
+    func periodicService() async throws {
         let time = ManualTime()
         let (ticks, tick) = AsyncStream.makeStream(of: Int.self)
         let count = Mutex(0)
@@ -64,7 +64,7 @@ struct TimersTests {
         let running = Task { await service.run() }
         var seen = ticks.makeAsyncIterator()
         for expected in 1...3 {
-            await time.waitForSleepers(1)
+            try await time.waitForSleepers(1)
             time.advance(by: .seconds(30))
             #expect(await seen.next() == expected)
         }

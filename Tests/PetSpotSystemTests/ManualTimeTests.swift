@@ -11,7 +11,7 @@ struct ManualTimeTests {
         let (ended, end) = AsyncStream.makeStream(of: String.self)
         let short = Task { try await clock.sleep(for: .seconds(1)); end.yield("short") }
         let long = Task { try await clock.sleep(for: .seconds(2)); end.yield("long") }
-        await time.waitForSleepers(2)
+        try await time.waitForSleepers(2)
         time.advance(by: .seconds(1) - .nanoseconds(1))
         #expect(time.sleepers == 2)
         time.advance(by: .seconds(1) + .nanoseconds(1))
@@ -33,11 +33,11 @@ struct ManualTimeTests {
     }
 
     @Test("a cancelled sleep ends with CancellationError, asleep or not yet")
-    func cancellation() async {
+    func cancellation() async throws {
         let time = ManualTime()
         let clock = DaemonClock.manual(time)
         let asleep = Task { try await clock.sleep(for: .seconds(60)) }
-        await time.waitForSleepers(1)
+        try await time.waitForSleepers(1)
         asleep.cancel()
         await #expect(throws: CancellationError.self) { try await asleep.value }
         #expect(time.sleepers == 0)
