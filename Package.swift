@@ -67,7 +67,10 @@ let package = Package(
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
-        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem"]),
+        .testTarget(name: "PetSpotLocationTests", dependencies: [
+            "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
