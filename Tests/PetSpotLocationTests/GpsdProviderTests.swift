@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Logging
 import PetSpotSystem
 @testable import PetSpotLocation
@@ -49,21 +50,45 @@ final class SilentListener: @unchecked Sendable {
 
 @Suite("gpsd provider on a manual clock")
 struct GpsdProviderTests {
+    struct WatchStillRunning: Error {}
+
+    /// Runs `body` with a started provider on `time`, then stops it and waits for its watch
+    /// thread to end, so no test after this one finds it still running.
+    func withProvider(port: Int, time: ManualTime, _ body: (GpsdProvider) async throws -> Void) async throws {
+        let provider = GpsdProvider(settings: .init(host: "127.0.0.1", port: port, pollInterval: .milliseconds(50)),
+                                    logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: .manual(time))
+        provider.start()
+        var failure: (any Error)?
+        do { try await body(provider) } catch { failure = error }
+        provider.stop()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while Self.watchThreads() > 0 {
+            guard ContinuousClock.now < deadline else { throw WatchStillRunning() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        if let failure { throw failure }
+    }
+
+    static func watchThreads() -> Int {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return ids.filter { id in
+            ((try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)) ?? "").hasPrefix("petspotd-gpsd")
+        }.count
+    }
+
     @Test("a silent gpsd: a request waits exactly its timeout on the clock, then answers timeout")
     func silentGpsdTimesOut() async throws {
         let listener = try SilentListener()
         let time = ManualTime()
-        let provider = GpsdProvider(settings: .init(host: "127.0.0.1", port: listener.port, pollInterval: .milliseconds(50)),
-                                    logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: .manual(time))
-        provider.start()
-        defer { provider.stop() }
-        let answer = Task { await provider.currentFix(timeout: .seconds(30), maxAge: .seconds(2)) }
-        try await time.waitForSleepers(1)
-        time.advance(by: .seconds(30) - .nanoseconds(1))
-        #expect(time.sleepers == 1)
-        time.advance(by: .nanoseconds(1))
-        #expect(await answer.value == .timeout)
-        #expect(await provider.status().state == .disconnected)
+        try await withProvider(port: listener.port, time: time) { provider in
+            let answer = Task { await provider.currentFix(timeout: .seconds(30), maxAge: .seconds(2)) }
+            try await time.waitForSleepers(1)
+            time.advance(by: .seconds(30) - .nanoseconds(1))
+            #expect(time.sleepers == 1)
+            time.advance(by: .nanoseconds(1))
+            #expect(await answer.value == .timeout)
+            #expect(await provider.status().state == .disconnected)
+        }
         _ = listener
     }
 
@@ -72,32 +97,30 @@ struct GpsdProviderTests {
         let gpsd = try SilentListener()
         gpsd.answer(#"{"class":"TPV","device":"/dev/fake","mode":2,"time":"2026-11-23T12:00:00.000Z","lat":52.2296756,"lon":21.0122287}"# + "\n")
         let time = ManualTime()
-        let provider = GpsdProvider(settings: .init(host: "127.0.0.1", port: gpsd.port, pollInterval: .milliseconds(50)),
-                                    logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: .manual(time))
-        provider.start()
-        defer { provider.stop() }
-        // The one fix this gpsd sends, once it is there. Asked with no timeout, a request
-        // answers at once: a fix young enough, or timeout (never a wait on the manual clock).
-        let connected = ContinuousClock.now
-        var first = await provider.currentFix(timeout: .zero, maxAge: .seconds(2))
-        while first == .timeout, connected.duration(to: .now) < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(10))
-            first = await provider.currentFix(timeout: .zero, maxAge: .seconds(2))
+        try await withProvider(port: gpsd.port, time: time) { provider in
+            // The one fix this gpsd sends, once it is there. Asked with no timeout, a request
+            // answers at once: a fix young enough, or timeout (never a wait on the manual clock).
+            let connected = ContinuousClock.now
+            var first = await provider.currentFix(timeout: .zero, maxAge: .seconds(2))
+            while first == .timeout, connected.duration(to: .now) < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(10))
+                first = await provider.currentFix(timeout: .zero, maxAge: .seconds(2))
+            }
+            guard case .fix(let fix) = first else {
+                Issue.record("expected a fix, got \(first)")
+                return
+            }
+            #expect(fix.time == "2026-11-23T12:00:00Z")
+            time.advance(by: .seconds(2))
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(2)) == .fix(fix))
+            #expect(await provider.status().lastFixAgeMs == 2000)
+            time.advance(by: .nanoseconds(1))
+            let stale = Task { await provider.currentFix(timeout: .seconds(30), maxAge: .seconds(2)) }
+            try await time.waitForSleepers(1)
+            time.advance(by: .seconds(30))
+            #expect(await stale.value == .timeout)
+            // A request allowing an older fix still gets it.
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(60)) == .fix(fix))
         }
-        guard case .fix(let fix) = first else {
-            Issue.record("expected a fix, got \(first)")
-            return
-        }
-        #expect(fix.time == "2026-11-23T12:00:00Z")
-        time.advance(by: .seconds(2))
-        #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(2)) == .fix(fix))
-        #expect(await provider.status().lastFixAgeMs == 2000)
-        time.advance(by: .nanoseconds(1))
-        let stale = Task { await provider.currentFix(timeout: .seconds(30), maxAge: .seconds(2)) }
-        try await time.waitForSleepers(1)
-        time.advance(by: .seconds(30))
-        #expect(await stale.value == .timeout)
-        // A request allowing an older fix still gets it.
-        #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(60)) == .fix(fix))
     }
 }
