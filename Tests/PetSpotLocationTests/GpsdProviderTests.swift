@@ -82,11 +82,7 @@ struct GpsdProviderTests {
         let time = ManualTime()
         try await withProvider(port: listener.port, time: time) { provider in
             let answer = Task { await provider.currentFix(timeout: .seconds(30), maxAge: .seconds(2)) }
-            try await time.waitForSleepers(1)
-            time.advance(by: .seconds(30) - .nanoseconds(1))
-            #expect(time.sleepers == 1)
-            time.advance(by: .nanoseconds(1))
-            #expect(await answer.value == .timeout)
+            try await expectTimeout(of: answer, exactlyAfter: .seconds(30), on: time)
             #expect(await provider.status().state == .disconnected)
         }
         _ = listener

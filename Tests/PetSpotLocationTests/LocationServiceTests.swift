@@ -34,6 +34,18 @@ final class ScriptedProvider: LocationProvider {
     func status() async -> ProviderStatus { ProviderStatus(name: name, state: .ready) }
 }
 
+/// Moves `time` to a nanosecond before `timeout`, when `request` must still be waiting, and
+/// then onto it, when it must have answered `timeout`.
+func expectTimeout(of request: Task<ProviderAnswer, Never>, exactlyAfter timeout: Duration, on time: ManualTime,
+                   sourceLocation: SourceLocation = #_sourceLocation) async throws
+{
+    try await time.waitForSleepers(1)
+    time.advance(by: timeout - .nanoseconds(1))
+    #expect(time.sleepers == 1, "answered before its timeout", sourceLocation: sourceLocation)
+    time.advance(by: .nanoseconds(1))
+    #expect(await request.value == .timeout, sourceLocation: sourceLocation)
+}
+
 let warsaw = LocationFix(latitude: Coordinate(scaled: 5_222_968), longitude: Coordinate(scaled: 2_101_223),
                          source: "scripted", time: "2026-11-21T12:00:00Z", accuracy: nil)
 
@@ -156,11 +168,7 @@ struct SimulatedProviderTests {
     func noFixTimesOut() async throws {
         let provider = SimulatedProvider(mode: .noFix, track: [position(0, 0)], clock: .manual(time))
         let answer = Task { await provider.currentFix(timeout: .seconds(10), maxAge: .seconds(1)) }
-        try await time.waitForSleepers(1)
-        time.advance(by: .seconds(10) - .nanoseconds(1))
-        #expect(time.sleepers == 1)
-        time.advance(by: .nanoseconds(1))
-        #expect(await answer.value == .timeout)
+        try await expectTimeout(of: answer, exactlyAfter: .seconds(10), on: time)
     }
 
     @Test("a fix's time is wall time; the last fix's age is monotonic, unmoved by a wall-clock step")
