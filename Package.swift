@@ -67,14 +67,17 @@ let package = Package(
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
-        .testTarget(name: "PetSpotLocationTests", dependencies: ["PetSpotLocation", "PetSpotFlow", "PetSpotProtocol"]),
+        .testTarget(name: "PetSpotLocationTests", dependencies: [
+            "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation",
+            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -37,16 +37,15 @@ public final class GpsdProvider: LocationProvider {
     public let name = "gpsd"
     public let settings: Settings
     private let logger: Logger
-    private let monotonicNanos: @Sendable () -> UInt64
-    /// Wall time, for a fix whose receiver reported no time of its own.
-    private let now: @Sendable () -> Date
+    /// Ages and timeouts on its monotonic time; wall time for a fix whose receiver reported no time of its own.
+    private let clock: DaemonClock
     private let state: Mutex<WatchState>
     private let wake = DispatchSemaphore(value: 0)
 
     private struct Newest {
         let fix: LocationFix
         let fixTime: (seconds: Int64, nanoseconds: Int)
-        let receivedAt: UInt64
+        let receivedAt: DaemonInstant
     }
 
     private enum Link: Equatable {
@@ -56,7 +55,7 @@ public final class GpsdProvider: LocationProvider {
     private struct WatchState {
         var link: Link = .connecting
         var newest: Newest?
-        var lastFixAt: UInt64?
+        var lastFixAt: DaemonInstant?
         var lastError: String?
         var waiters: [UInt64: CheckedContinuation<ProviderAnswer, Never>] = [:]
         /// Each waiter's timeout, cancelled when a fix or a disconnect answers it first.
@@ -66,13 +65,10 @@ public final class GpsdProvider: LocationProvider {
         var stopping = false
     }
 
-    public init(settings: Settings, logger: Logger, monotonicNanos: @escaping @Sendable () -> UInt64,
-                now: @escaping @Sendable () -> Date = { Date() })
-    {
+    public init(settings: Settings, logger: Logger, clock: DaemonClock) {
         self.settings = settings
         self.logger = logger
-        self.monotonicNanos = monotonicNanos
-        self.now = now
+        self.clock = clock
         self.state = Mutex(WatchState())
     }
 
@@ -90,14 +86,13 @@ public final class GpsdProvider: LocationProvider {
     // MARK: requests
 
     public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
-        let maxAgeNanos = UInt64(max(0, maxAge.milliseconds)) * 1_000_000
         let waiterID: UInt64 = state.withLock { s in
             s.nextWaiter += 1
             return s.nextWaiter
         }
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<ProviderAnswer, Never>) in
             let immediate: ProviderAnswer? = state.withLock { s in
-                if let newest = s.newest, Self.elapsed(since: newest.receivedAt, now: monotonicNanos()) <= maxAgeNanos {
+                if let newest = s.newest, clock.now.elapsed(since: newest.receivedAt) <= max(.zero, maxAge) {
                     return .fix(newest.fix)
                 }
                 // While connecting, or connected without a fix yet, wait for one; only a link
@@ -121,7 +116,7 @@ public final class GpsdProvider: LocationProvider {
     /// disconnect answered first, and is cancelled when one does.
     private func expire(_ waiterID: UInt64, after timeout: Duration) {
         let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             guard !Task.isCancelled else { return }
             let waiter = state.withLock { s in
                 s.timers[waiterID] = nil
@@ -145,14 +140,10 @@ public final class GpsdProvider: LocationProvider {
         return Array(s.waiters.values)
     }
 
-    private static func elapsed(since then: UInt64, now: UInt64) -> UInt64 {
-        now > then ? now - then : 0
-    }
-
     public func status() async -> ProviderStatus {
         return state.withLock { s in
-            let now = monotonicNanos()
-            let age = s.lastFixAt.map { Int(Self.elapsed(since: $0, now: now) / 1_000_000) }
+            let now = clock.now
+            let age = s.lastFixAt.map { now.elapsed(since: $0).milliseconds }
             let link: ProviderStatus.State = switch s.link {
             case .connected: s.newest == nil ? .noFix : .connected
             case .connecting, .disconnected: .disconnected
@@ -175,7 +166,7 @@ public final class GpsdProvider: LocationProvider {
     // MARK: the watch (its own thread)
 
     private func watch() {
-        var backoff = settings.reconnectInitial
+        var backoff = ReconnectBackoff(initial: settings.reconnectInitial, longest: settings.reconnectMax)
         while !state.withLock({ $0.stopping }) {
             guard let data = petspot_gps_new() else {
                 linkDown("out of memory for the gpsd connection")
@@ -197,7 +188,7 @@ public final class GpsdProvider: LocationProvider {
     /// Reads until the connection ends; returns why (nil when asked to stop). The link counts
     /// as up, and the backoff starts over, only once gpsd has sent something: a port that
     /// accepts and hangs up at once is retried with growing waits, like one that refuses.
-    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout Duration) -> String? {
+    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout ReconnectBackoff) -> String? {
         let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
         var up = false
         while !state.withLock({ $0.stopping }) {
@@ -211,7 +202,7 @@ public final class GpsdProvider: LocationProvider {
             guard result > 0 else { continue }
             if !up {
                 up = true
-                backoff = settings.reconnectInitial
+                backoff.reset()
                 linkUp()
             }
             take(snapshot)
@@ -226,11 +217,11 @@ public final class GpsdProvider: LocationProvider {
                   abs(latitude.scaled) <= 9_000_000, abs(longitude.scaled) <= 18_000_000
             else { return }
             let fixTime = (seconds: Int64(snapshot.time_sec), nanoseconds: snapshot.time_nsec)
-            let time = fixTime.seconds == 0 ? now() : Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
+            let time = fixTime.seconds == 0 ? clock.wallTime() : Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
             let accuracy = snapshot.horizontal_error_m.isFinite ? (snapshot.horizontal_error_m * 10).rounded() / 10 : nil
             let fix = LocationFix(latitude: latitude, longitude: longitude, source: name,
                                   time: ISO8601.string(time), accuracy: accuracy)
-            let received = monotonicNanos()
+            let received = clock.now
             let (waiters, acquired) = state.withLock { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
                 // gpsd may report one epoch several times: the first report of a fix time counts.
                 if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 { return ([], false) }
@@ -274,10 +265,8 @@ public final class GpsdProvider: LocationProvider {
         }
     }
 
-    private func waitBeforeRetry(_ backoff: inout Duration) {
-        let millis = backoff.milliseconds
-        _ = wake.wait(timeout: .now() + .milliseconds(millis))
-        backoff = min(backoff * 2, settings.reconnectMax)
+    private func waitBeforeRetry(_ backoff: inout ReconnectBackoff) {
+        _ = wake.wait(timeout: .now() + .milliseconds(backoff.next().milliseconds))
     }
 
     private static func describeOpenError(_ code: Int32) -> String {

@@ -1,6 +1,7 @@
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotSystem
 
 /// "Where are we now?" for the daemon: asks the configured providers in order and turns their
 /// answers into the outcome a client shows.
@@ -14,9 +15,11 @@ public final class LocationService: Sendable {
     public let defaultTimeout: Duration
     public let defaultMaxAge: Duration
     private let accounts: any UnixAccounts
+    /// What the timeout is reckoned on.
+    private let clock: DaemonClock
 
     public init(providers: [any LocationProvider], settingsFile: String, enabled: Bool = true,
-                permission: LocationPermission = .everyone, accounts: any UnixAccounts = SystemAccounts(),
+                permission: LocationPermission = .everyone, accounts: any UnixAccounts = SystemAccounts(), clock: DaemonClock,
                 defaultTimeout: Duration = .seconds(10), defaultMaxAge: Duration = .seconds(2))
     {
         self.providers = providers
@@ -24,6 +27,7 @@ public final class LocationService: Sendable {
         self.enabled = enabled
         self.permission = permission
         self.accounts = accounts
+        self.clock = clock
         self.defaultTimeout = defaultTimeout
         self.defaultMaxAge = defaultMaxAge
     }
@@ -61,7 +65,6 @@ public final class LocationService: Sendable {
         let timeout = min(timeout ?? defaultTimeout, defaultTimeout)
         // A client may ask for a fresher fix, never for an older one than configured.
         let maxAge = min(maxAge ?? defaultMaxAge, defaultMaxAge)
-        let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var reasons: [String] = []
         var timedOut = false

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PetSpotFlow
+import PetSpotSystem
 import Synchronization
 
 /// Positions without hardware, for machines with no GPS and for exercising every outcome a
@@ -25,24 +26,24 @@ public final class SimulatedProvider: LocationProvider {
     private let mode: Mode
     /// The configured position first, then the rest of the track; each fix moves one point on.
     private let track: [Position]
-    private let now: @Sendable () -> Date
-    private let state = Mutex<(next: Int, lastFix: Date?)>((0, nil))
+    private let clock: DaemonClock
+    private let state = Mutex<(next: Int, lastFix: DaemonInstant?)>((0, nil))
 
-    public init(mode: Mode, track: [Position], now: @escaping @Sendable () -> Date) {
+    public init(mode: Mode, track: [Position], clock: DaemonClock) {
         precondition(!track.isEmpty, "the simulated provider needs at least one position")
         self.mode = mode
         self.track = track
-        self.now = now
+        self.clock = clock
     }
 
     public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
         switch mode {
         case .fix:
-            let time = now()
+            let (time, at) = (clock.wallTime(), clock.now)
             let position = state.withLock { state in
                 let position = track[state.next % track.count]
                 state.next += 1
-                state.lastFix = time
+                state.lastFix = at
                 return position
             }
             return .fix(LocationFix(latitude: position.latitude, longitude: position.longitude, source: name,
@@ -53,14 +54,15 @@ public final class SimulatedProvider: LocationProvider {
             return .servicesDisabled(settingsKey: "location.simulated.mode")
         case .noFix:
             // Never a fix: the request runs into its timeout, without holding any thread.
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             return .timeout
         }
     }
 
     public func status() async -> ProviderStatus {
         let lastFix = state.withLock { $0.lastFix }
-        let age = lastFix.map { Int((now().timeIntervalSince($0) * 1000).rounded()) }
+        let now = clock.now
+        let age = lastFix.map { now.elapsed(since: $0).milliseconds }
         let state: ProviderStatus.State = switch mode {
         case .fix: .ready
         case .permissionDenied: .denied

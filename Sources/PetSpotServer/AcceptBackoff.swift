@@ -40,7 +40,7 @@ final class AcceptBackoff: ChannelInboundHandler {
         }
         failures += 1
         if episodeStart == nil {
-            episodeStart = .now()
+            episodeStart = context.eventLoop.now
             logger.error("cannot accept connections; pausing accepting until it works again", metadata: [
                 "error": "\(error)", "clients": "wait in the listen queue",
             ])
@@ -57,7 +57,7 @@ final class AcceptBackoff: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if let start = episodeStart {
-            let milliseconds = (NIODeadline.now() - start).nanoseconds / 1_000_000
+            let milliseconds = (context.eventLoop.now - start).nanoseconds / 1_000_000
             logger.notice("accepting connections again", metadata: ["failedAttempts": "\(failures)", "afterMs": "\(milliseconds)"])
             episodeStart = nil
             failures = 0

@@ -51,7 +51,8 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Watching a blocked connection for progress.
     private var stallCheck: Scheduled<Void>?
-    private var lastProgress = NIODeadline.now()
+    /// Set when a stall watch starts; read on the event loop's clock, which its checks are scheduled on.
+    private var lastProgress = NIODeadline.uptimeNanoseconds(0)
     private var bufferedAtCheck = 0
     private var writtenSinceCheck = 0
 
@@ -152,7 +153,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Closes the connection once its pending answers have not gone down for the timeout.
     private func watchForStall(context: ChannelHandlerContext) {
         guard stallCheck == nil else { return }
-        lastProgress = .now()
+        lastProgress = context.eventLoop.now
         bufferedAtCheck = bufferedBytes(context)
         writtenSinceCheck = 0
         scheduleStallCheck(context: context)
@@ -171,7 +172,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func checkForStall(context: ChannelHandlerContext) {
         guard outputBlocked, context.channel.isActive else { return }
         let buffered = bufferedBytes(context)
-        let now = NIODeadline.now()
+        let now = context.eventLoop.now
         // Answers added since the last look count: bytes went out if fewer remain than that.
         if buffered < bufferedAtCheck + writtenSinceCheck { lastProgress = now }
         bufferedAtCheck = buffered

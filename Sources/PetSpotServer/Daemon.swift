@@ -32,7 +32,7 @@ public final class Daemon: Sendable {
     /// comes early is refused) and the database. A setting that cannot work throws
     /// `ConfigurationError`; then whatever was opened is closed again, and nothing that runs on
     /// its own (a gpsd watch, a timer) has been started: that is `run`'s part.
-    public static func start(configuration: DaemonConfiguration, clock: DaemonClock = .system, logger: Logger,
+    public static func start(configuration: DaemonConfiguration, clock: DaemonClock, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Daemon
     {
         try UserNamespace.requireIdentityMapping()
@@ -46,9 +46,9 @@ public final class Daemon: Sendable {
             throw ConfigurationError("database.path: \(error.description)")
         }
         let limits = configuration.limits
-        let registry = FlowRegistry(limits: registryLimits(limits), monotonicNanos: clock.monotonicNanos)
+        let registry = FlowRegistry(limits: registryLimits(limits), clock: clock)
         let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock)
-        let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), monotonicNanos: clock.monotonicNanos)
+        let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
         let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
@@ -167,11 +167,11 @@ public final class Daemon: Sendable {
         ]
         if services.configuration.releaseStartupPages {
             // Done once; its end must not stop the others.
-            daemonServices.append(.init(service: StartupPagesService(after: .seconds(services.configuration.releaseStartupPagesAfterSeconds), logger: logger),
+            daemonServices.append(.init(service: StartupPagesService(after: .seconds(services.configuration.releaseStartupPagesAfterSeconds), clock: services.clock, logger: logger),
                                         successTerminationBehavior: .ignore, serviceName: "startup pages"))
         }
         if let notifier, let interval = notifier.watchdogInterval {
-            daemonServices.append(.init(service: PeriodicService(interval: interval) { await self.pingWatchdog(notifier) }, serviceName: "watchdog"))
+            daemonServices.append(.init(service: PeriodicService(interval: interval, clock: services.clock) { await self.pingWatchdog(notifier) }, serviceName: "watchdog"))
         }
         var configuration = ServiceGroupConfiguration(services: daemonServices, logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(limits.drainTimeoutSeconds)
@@ -230,12 +230,12 @@ public final class Daemon: Sendable {
     /// Every second (the shortest interval): a flood's count is written soon after its interval ends.
     private func flushFaults() -> PeriodicService {
         let faults = faults
-        return PeriodicService(interval: .seconds(1), work: { faults.flush() }, atStop: { faults.drain() })
+        return PeriodicService(interval: .seconds(1), clock: services.clock, work: { faults.flush() }, atStop: { faults.drain() })
     }
 
     private func flowExpiry(every limits: DaemonConfiguration.Limits) -> PeriodicService {
         let (registry, logger) = (services.registry, logger)
-        return PeriodicService(interval: .milliseconds(min(60_000, max(250, limits.flowIdleTimeoutSeconds * 1000 / 4)))) {
+        return PeriodicService(interval: .milliseconds(min(60_000, max(250, limits.flowIdleTimeoutSeconds * 1000 / 4))), clock: services.clock) {
             let expired = registry.expireIdle()
             if expired > 0 { logger.info("expired idle flows", metadata: ["count": "\(expired)"]) }
         }
@@ -244,7 +244,7 @@ public final class Daemon: Sendable {
     /// Re-reads what can change at run time — location settings, limits, the species list,
     /// the time zone — keeping every flow and connection. Returns what it could not apply.
     public func reload(_ configuration: DaemonConfiguration) -> [String] {
-        notifier?.notify("RELOADING=1", "MONOTONIC_USEC=\(services.clock.monotonicNanos() / 1000)")
+        notifier?.notify("RELOADING=1", "MONOTONIC_USEC=\(services.clock.now.microsecondsSinceOrigin)")
         defer { notifier?.notify("READY=1", "STATUS=Serving: reloaded") }
         let current = services.settings
         let new: RuntimeSettings
@@ -344,14 +344,14 @@ public final class Daemon: Sendable {
                     track.append(.init(latitude: lat, longitude: lon))
                 }
                 let mode = SimulatedProvider.Mode(rawValue: c.simulatedMode) ?? .fix
-                providers.append(SimulatedProvider(mode: mode, track: track, now: clock.now))
+                providers.append(SimulatedProvider(mode: mode, track: track, clock: clock))
             case "gpsd":
                 let settings = GpsdProvider.Settings(host: c.gpsdHost, port: c.gpsdPort,
                                                      reconnectMax: .milliseconds(c.gpsdReconnectMaxMs))
                 if let kept = previous?.providers.compactMap({ $0 as? GpsdProvider }).first(where: { $0.settings == settings }) {
                     providers.append(kept)
                 } else {
-                    providers.append(GpsdProvider(settings: settings, logger: logger, monotonicNanos: clock.monotonicNanos, now: clock.now))
+                    providers.append(GpsdProvider(settings: settings, logger: logger, clock: clock))
                 }
             default:
                 throw ConfigurationError("location.providers: unknown provider \"\(name)\"")
@@ -363,7 +363,7 @@ public final class Daemon: Sendable {
         case .listed: .listed(users: c.permissionUsers, groups: c.permissionGroups)
         }
         return LocationService(providers: providers, settingsFile: c.configFile.isEmpty ? "(built-in defaults)" : c.configFile,
-                               enabled: c.locationEnabled, permission: permission,
+                               enabled: c.locationEnabled, permission: permission, clock: clock,
                                defaultTimeout: .milliseconds(c.locationTimeoutMs), defaultMaxAge: .milliseconds(c.locationMaxAgeMs))
     }
 }

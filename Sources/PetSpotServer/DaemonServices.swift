@@ -2,6 +2,7 @@ import FoundationEssentials
 import PetSpotFlow
 import PetSpotLocation
 import PetSpotStore
+import PetSpotSystem
 import Synchronization
 
 /// The settings a reload (SIGHUP) may replace while flows and connections stay.

@@ -1,4 +1,5 @@
 import Logging
+import PetSpotSystem
 import Synchronization
 
 /// Where faults are written: storage failures, internal errors, limits hit, refused connections.
@@ -16,21 +17,20 @@ public final class FaultLog: Sendable {
 
     public let interval: Duration
     private let logger: Logger
-    private let monotonicNanos: @Sendable () -> UInt64
+    private let clock: DaemonClock
     private let limiter: Mutex<FaultRateLimiter<Fault>>
 
-    public init(logger: Logger, interval: Duration, monotonicNanos: @escaping @Sendable () -> UInt64) {
+    public init(logger: Logger, interval: Duration, clock: DaemonClock) {
         self.logger = logger
         self.interval = interval
-        self.monotonicNanos = monotonicNanos
-        let nanos = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
-        limiter = Mutex(FaultRateLimiter(intervalNanos: max(1, nanos)))
+        self.clock = clock
+        limiter = Mutex(FaultRateLimiter(interval: max(.nanoseconds(1), interval)))
     }
 
     /// A fault happened. `key` says which faults count as the same one; `logger`, when given,
     /// writes it (a request's logger, whose metadata says whose request it was).
     public func record(_ key: String, _ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata = [:], logger: Logger? = nil) {
-        let now = monotonicNanos()
+        let now = clock.now
         let fault = Fault(level: level, message: message, metadata: metadata, logger: logger)
         write(limiter.withLock { $0.record(key, fault, at: now) })
     }
@@ -43,7 +43,7 @@ public final class FaultLog: Sendable {
 
     /// Writes the counts of floods whose interval is over.
     public func flush() {
-        let now = monotonicNanos()
+        let now = clock.now
         write(limiter.withLock { $0.flush(at: now) })
     }
 

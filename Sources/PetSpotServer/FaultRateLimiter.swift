@@ -1,3 +1,5 @@
+import PetSpotSystem
+
 /// Decides which fault lines reach the log: the first of a kind at once, then, while the same
 /// fault keeps coming, one line per interval that says how many there were. A quiet interval
 /// ends the flood: the next one is written at once again. Pure: the time is handed in.
@@ -11,23 +13,23 @@ struct FaultRateLimiter<Sample: Sendable>: Sendable {
         case repeated(last: Sample, count: Int)
     }
 
-    let intervalNanos: UInt64
+    let interval: Duration
     private var windows: [String: Window] = [:]
 
     /// Since the last line written for a key: when that was, and what came after it.
     private struct Window: Sendable {
-        var start: UInt64
+        var start: DaemonInstant
         var heldBack = 0
         var last: Sample?
     }
 
-    init(intervalNanos: UInt64) {
-        precondition(intervalNanos > 0, "a zero interval would hold nothing back")
-        self.intervalNanos = intervalNanos
+    init(interval: Duration) {
+        precondition(interval > .zero, "a zero interval would hold nothing back")
+        self.interval = interval
     }
 
     /// A fault happened: the lines to write now (none while its key is being held back).
-    mutating func record(_ key: String, _ sample: Sample, at now: UInt64) -> [Line] {
+    mutating func record(_ key: String, _ sample: Sample, at now: DaemonInstant) -> [Line] {
         var lines = closeWindowIfOver(key, at: now)
         if var window = windows[key] {
             window.heldBack += 1
@@ -42,7 +44,7 @@ struct FaultRateLimiter<Sample: Sendable>: Sendable {
 
     /// The count lines of every window whose interval is over. Call it regularly, so the count
     /// of a flood that stopped is written without waiting for the next fault of its kind.
-    mutating func flush(at now: UInt64) -> [Line] {
+    mutating func flush(at now: DaemonInstant) -> [Line] {
         windows.keys.sorted().flatMap { closeWindowIfOver($0, at: now) }
     }
 
@@ -57,8 +59,8 @@ struct FaultRateLimiter<Sample: Sendable>: Sendable {
     /// Keys with a window open, for tests.
     var openKeys: Set<String> { Set(windows.keys) }
 
-    private mutating func closeWindowIfOver(_ key: String, at now: UInt64) -> [Line] {
-        guard let window = windows[key], now >= window.start, now - window.start >= intervalNanos else { return [] }
+    private mutating func closeWindowIfOver(_ key: String, at now: DaemonInstant) -> [Line] {
+        guard let window = windows[key], now.elapsed(since: window.start) >= interval else { return [] }
         guard window.heldBack > 0, let last = window.last else {
             windows[key] = nil
             return []

@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotProtocol
+import PetSpotSystem
 import Synchronization
 
 /// All flows in memory, keyed by id, each owned by the Unix user that started it.
@@ -11,14 +12,14 @@ public final class FlowRegistry: Sendable {
     public struct Limits: Sendable {
         public var maxFlowsPerUser: Int
         public var maxFlows: Int
-        public var idleTimeoutNanos: UInt64
+        public var idleTimeout: Duration
         /// Photos held by open flows, all together: photos live in memory until submit.
         public var maxPhotoBytesInMemory: Int
 
         public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max) {
             self.maxFlowsPerUser = maxFlowsPerUser
             self.maxFlows = maxFlows
-            self.idleTimeoutNanos = UInt64(idleTimeoutSeconds) * 1_000_000_000
+            self.idleTimeout = .seconds(idleTimeoutSeconds)
             self.maxPhotoBytesInMemory = maxPhotoBytesInMemory
         }
     }
@@ -26,7 +27,7 @@ public final class FlowRegistry: Sendable {
     private struct Entry {
         var flow: Flow
         let owner: UInt32
-        var lastUsed: UInt64
+        var lastUsed: DaemonInstant
     }
 
     private struct Table {
@@ -35,17 +36,17 @@ public final class FlowRegistry: Sendable {
         var activeByOwner: [UInt32: Int] = [:]
         var limits: Limits
         /// When a full sweep last ran; a full table is swept at most once a second.
-        var lastSweep: UInt64 = 0
+        var lastSweep: DaemonInstant?
         /// Bytes of the photos the flows hold.
         var photoBytes = 0
     }
 
     private let table: Mutex<Table>
-    private let monotonicNanos: @Sendable () -> UInt64
+    private let clock: DaemonClock
 
-    public init(limits: Limits, monotonicNanos: @escaping @Sendable () -> UInt64) {
+    public init(limits: Limits, clock: DaemonClock) {
         self.table = Mutex(Table(limits: limits))
-        self.monotonicNanos = monotonicNanos
+        self.clock = clock
     }
 
     /// Limits can change at run time (configuration reload); existing flows stay.
@@ -62,8 +63,8 @@ public final class FlowRegistry: Sendable {
     public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
         try table.withLock { (table) throws(RPCError) -> Flow in
             // The clock is read under the lock, so times in the table only move forward.
-            let now = monotonicNanos()
-            if table.entries.count >= table.limits.maxFlows, now &- table.lastSweep >= 1_000_000_000 {
+            let now = clock.now
+            if table.entries.count >= table.limits.maxFlows, table.lastSweep.map({ now.elapsed(since: $0) >= .seconds(1) }) ?? true {
                 Self.sweep(&table, now: now)
             }
             guard table.entries.count < table.limits.maxFlows else {
@@ -86,11 +87,11 @@ public final class FlowRegistry: Sendable {
     /// becomes cancelled is removed.
     public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
         try table.withLock { (table) throws(RPCError) -> R in
-            let now = monotonicNanos()
+            let now = clock.now
             guard var entry = table.entries[id], entry.owner == owner else {
                 throw Self.notFound(id)
             }
-            if Self.idle(entry, now: now) > table.limits.idleTimeoutNanos {
+            if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
                 Self.remove(id, entry: entry, from: &table)
                 throw Self.notFound(id)
             }
@@ -128,18 +129,14 @@ public final class FlowRegistry: Sendable {
     /// Drops every flow idle for longer than the timeout; returns how many.
     @discardableResult
     public func expireIdle() -> Int {
-        table.withLock { Self.sweep(&$0, now: monotonicNanos()) }
-    }
-
-    private static func idle(_ entry: Entry, now: UInt64) -> UInt64 {
-        now > entry.lastUsed ? now - entry.lastUsed : 0
+        table.withLock { Self.sweep(&$0, now: clock.now) }
     }
 
     @discardableResult
-    private static func sweep(_ table: inout Table, now: UInt64) -> Int {
+    private static func sweep(_ table: inout Table, now: DaemonInstant) -> Int {
         table.lastSweep = now
-        let timeout = table.limits.idleTimeoutNanos
-        let expired = table.entries.filter { idle($0.value, now: now) > timeout }
+        let timeout = table.limits.idleTimeout
+        let expired = table.entries.filter { now.elapsed(since: $0.value.lastUsed) > timeout }
         for (id, entry) in expired { remove(id, entry: entry, from: &table) }
         return expired.count
     }

@@ -228,7 +228,7 @@ public struct RequestRouter: Sendable {
             try flow.checkSubmittable()
             let photo = flow.values.photo.map { StoredPhoto(mediaType: $0.mediaType, sha256: $0.sha256, data: $0.data) }
             return .store(NewReport(id: services.makeID(), flowID: flow.id, ownerUID: peer.uid,
-                                    submittedAt: ISO8601.string(services.clock.now()),
+                                    submittedAt: ISO8601.string(services.clock.wallTime()),
                                     valuesJSON: JSONWriter.string(flow.values.json), photo: photo))
         }
         return .pending {

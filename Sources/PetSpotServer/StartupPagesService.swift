@@ -9,10 +9,11 @@ import ServiceLifecycle
 /// runs. A stop that comes first ends it with nothing done.
 struct StartupPagesService: Service {
     let after: Duration
+    let clock: DaemonClock
     let logger: Logger
 
     func run() async {
-        for await _ in AsyncTimerSequence(interval: after, clock: .continuous).cancelOnGracefulShutdown() {
+        for await _ in AsyncTimerSequence(interval: after, clock: clock).cancelOnGracefulShutdown() {
             do {
                 let released = try StartupPages.release()
                 logger.info("startup pages released", metadata: ["mappings": "\(released.mappings)", "bytes": "\(released.bytes)"])

@@ -95,7 +95,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         let daemon: Daemon
         do {
-            daemon = try await Daemon.start(configuration: settings, logger: logger)
+            daemon = try await Daemon.start(configuration: settings, clock: .system, logger: logger)
         } catch let error as ConfigurationError {
             printError("petspotd: \(source.file ?? "built-in defaults"): \(error.description)")
             throw ExitCode(exitConfigurationError)

@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotProtocol
+import PetSpotSystem
 @testable import PetSpotLocation
 import Testing
 
@@ -36,7 +37,7 @@ struct LocationPermissionPolicyTests {
     func serviceRefuses() async {
         let provider = ScriptedProvider(name: "a", answer: .fix(warsaw))
         let service = LocationService(providers: [provider], settingsFile: "/etc/petspotd/petspotd.json",
-                                      permission: .listed(users: [], groups: ["field"]), accounts: FixedAccounts())
+                                      permission: .listed(users: [], groups: ["field"]), accounts: FixedAccounts(), clock: .manual(ManualTime()))
         #expect(await service.current(for: Self.bob) == .permissionDenied(SettingsLocation(file: "/etc/petspotd/petspotd.json", key: "location.permission.groups")))
         #expect(provider.givenTimeouts.withLock { $0 }.isEmpty)
         #expect(await service.current(for: Self.alice) == .fix(warsaw))

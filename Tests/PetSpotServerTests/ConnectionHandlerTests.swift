@@ -112,6 +112,27 @@ struct ConnectionHandlerTests {
         #expect(answers.asked == ["slow 1", "fast 2", "fast 3"])
     }
 
+    @Test("a client that reads nothing for limits.stalledReaderTimeoutSeconds is closed, not a moment before")
+    func stalledReader() throws {
+        let timeout = TimeAmount.seconds(Int64(DaemonConfiguration.Limits().stalledReaderTimeoutSeconds))
+        send("fast 1")
+        setWritable(false)
+        channel.embeddedEventLoop.advanceTime(by: timeout - .nanoseconds(1))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
+        #expect(!channel.isActive)
+    }
+
+    @Test("a client that reads again in time is not closed")
+    func readerCatchesUp() throws {
+        let timeout = TimeAmount.seconds(Int64(DaemonConfiguration.Limits().stalledReaderTimeoutSeconds))
+        setWritable(false)
+        channel.embeddedEventLoop.advanceTime(by: timeout - .nanoseconds(1))
+        setWritable(true)
+        channel.embeddedEventLoop.advanceTime(by: timeout * 2)
+        #expect(channel.isActive)
+    }
+
     @Test("half-closed: every pending answer is written, then the connection closes")
     func halfClose() throws {
         send("slow 1", "fast 2")

@@ -67,7 +67,7 @@ struct DaemonLifecycleTests {
             c.databasePath = directory.path
         }
         do {
-            _ = try await Daemon.start(configuration: c, logger: Self.logger, environment: [:])
+            _ = try await Daemon.start(configuration: c, clock: .system, logger: Self.logger, environment: [:])
             Issue.record("the start succeeded")
         } catch let error as ConfigurationError {
             #expect(error.message.hasPrefix(key + ": "), "\(error)")
@@ -78,7 +78,7 @@ struct DaemonLifecycleTests {
 
     @Test("the gpsd watch starts with run, not before; a reload's new watch and the old one both end with the stop")
     func watchFollowsRun() async throws {
-        let daemon = try await Daemon.start(configuration: configuration, logger: Self.logger, environment: [:])
+        let daemon = try await Daemon.start(configuration: configuration, clock: .system, logger: Self.logger, environment: [:])
         #expect(Self.threads(named: Self.gpsdThread) == 0, "started, not running: no watch yet")
         let (signals, send) = AsyncStream.makeStream(of: UnixSignal.self)
         try await withThrowingTaskGroup { tasks in

@@ -1,4 +1,5 @@
 @testable import PetSpotServer
+import PetSpotSystem
 import Testing
 
 @Suite("Rate-limiting fault lines")
@@ -74,13 +75,13 @@ struct FaultRateLimiterTests {
 
     @Test("lines written for a sequence of faults", arguments: cases)
     func sequence(_ c: Case) {
-        var limiter = FaultRateLimiter<String>(intervalNanos: 10_000_000_000)
+        var limiter = FaultRateLimiter<String>(interval: .seconds(10))
         for (index, step) in c.steps.enumerated() {
             switch step {
             case .fault(let seconds, let key, let sample, let expected):
-                #expect(limiter.record(key, sample, at: Self.nanos(seconds)) == expected, "step \(index)")
+                #expect(limiter.record(key, sample, at: Self.instant(seconds)) == expected, "step \(index)")
             case .flush(let seconds, let expected):
-                #expect(limiter.flush(at: Self.nanos(seconds)) == expected, "step \(index)")
+                #expect(limiter.flush(at: Self.instant(seconds)) == expected, "step \(index)")
             case .drain(let expected):
                 #expect(limiter.drain() == expected, "step \(index)")
             }
@@ -89,10 +90,10 @@ struct FaultRateLimiterTests {
 
     @Test("every fault of a long flood is either written or counted exactly once")
     func nothingLostNothingTwice() {
-        var limiter = FaultRateLimiter<Int>(intervalNanos: 1_000)
+        var limiter = FaultRateLimiter<Int>(interval: .nanoseconds(1_000))
         var written = 0, counted = 0, lines = 0
         for n in 0..<10_000 {
-            for line in limiter.record("k", n, at: UInt64(n) * 7) + (n % 50 == 0 ? limiter.flush(at: UInt64(n) * 7) : []) {
+            for line in limiter.record("k", n, at: DaemonInstant(sinceOrigin: .nanoseconds(n * 7))) + (n % 50 == 0 ? limiter.flush(at: DaemonInstant(sinceOrigin: .nanoseconds(n * 7))) : []) {
                 lines += 1
                 switch line {
                 case .single: written += 1
@@ -110,5 +111,5 @@ struct FaultRateLimiterTests {
         #expect(limiter.openKeys.isEmpty)
     }
 
-    static func nanos(_ seconds: Double) -> UInt64 { UInt64(seconds * 1_000_000_000) }
+    static func instant(_ seconds: Double) -> DaemonInstant { DaemonInstant(sinceOrigin: .seconds(seconds)) }
 }

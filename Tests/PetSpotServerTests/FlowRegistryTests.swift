@@ -2,22 +2,15 @@ import Foundation
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotSystem
 @testable import PetSpotServer
 import Synchronization
 import Testing
 
-/// A monotonic clock the test moves by hand.
-final class ManualClock: Sendable {
-    private let nanos = Mutex<UInt64>(1_000)
-    func advance(seconds: Double) { nanos.withLock { $0 += UInt64(seconds * 1e9) } }
-    func advance(nanoseconds: UInt64) { nanos.withLock { $0 += nanoseconds } }
-    var read: @Sendable () -> UInt64 { { self.nanos.withLock { $0 } } }
-}
-
 @Suite("Flow registry")
 struct FlowRegistryTests {
-    func registry(perUser: Int = 50, total: Int = 100, idle: Int = 60, clock: ManualClock = ManualClock()) -> FlowRegistry {
-        FlowRegistry(limits: .init(maxFlowsPerUser: perUser, maxFlows: total, idleTimeoutSeconds: idle), monotonicNanos: clock.read)
+    func registry(perUser: Int = 50, total: Int = 100, idle: Int = 60, clock: ManualTime = ManualTime()) -> FlowRegistry {
+        FlowRegistry(limits: .init(maxFlowsPerUser: perUser, maxFlows: total, idleTimeoutSeconds: idle), clock: .manual(clock))
     }
 
     @Test("a flow belongs to its owner: to anyone else it does not exist")
@@ -31,26 +24,26 @@ struct FlowRegistryTests {
 
     @Test("idle expiry at its edge: exactly the timeout is alive, a nanosecond more is gone")
     func expiryEdge() throws {
-        let clock = ManualClock()
+        let clock = ManualTime()
         let flows = registry(idle: 60, clock: clock)
         _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
-        clock.advance(seconds: 60)
+        clock.advance(by: .seconds(60))
         _ = try flows.withFlow("a", owner: 1) { _ in }  // touching it restarts the idle time
-        clock.advance(seconds: 60)
+        clock.advance(by: .seconds(60))
         #expect(flows.expireIdle() == 0)
-        clock.advance(nanoseconds: 1)
+        clock.advance(by: .nanoseconds(1))
         #expect(throws: FlowRegistry.notFound("a")) { try flows.withFlow("a", owner: 1) { _ in } }
         #expect(flows.count == 0)
     }
 
     @Test("the sweep drops only idle flows")
     func sweep() throws {
-        let clock = ManualClock()
+        let clock = ManualTime()
         let flows = registry(idle: 10, clock: clock)
         _ = try flows.start(Flow(id: "old", locale: .en), owner: 1)
-        clock.advance(seconds: 6)
+        clock.advance(by: .seconds(6))
         _ = try flows.start(Flow(id: "new", locale: .en), owner: 1)
-        clock.advance(seconds: 6)
+        clock.advance(by: .seconds(6))
         #expect(flows.expireIdle() == 1)
         #expect(try flows.withFlow("new", owner: 1) { $0.id } == "new")
     }
@@ -72,7 +65,7 @@ struct FlowRegistryTests {
 
     @Test("the total limit first makes room by dropping expired flows")
     func totalLimit() throws {
-        let clock = ManualClock()
+        let clock = ManualTime()
         let flows = registry(total: 2, idle: 10, clock: clock)
         _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
         _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
@@ -81,8 +74,24 @@ struct FlowRegistryTests {
         } throws: { error in
             (error as? RPCError)?.details["limit"] == "limits.maxFlows"
         }
-        clock.advance(seconds: 11)
+        clock.advance(by: .seconds(11))
         _ = try flows.start(Flow(id: "c", locale: .en), owner: 3)
+        #expect(flows.count == 1)
+    }
+
+    @Test("a full table is swept at most once a second")
+    func sweepRate() throws {
+        let clock = ManualTime()
+        let flows = registry(total: 1, idle: 10, clock: clock)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        clock.advance(by: .milliseconds(9_500))
+        // Full: a sweep runs now, but "a" is not idle long enough yet.
+        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
+        clock.advance(by: .milliseconds(600))
+        // "a" has expired, but the last sweep was under a second ago: still refused.
+        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
+        clock.advance(by: .milliseconds(400))
+        _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
         #expect(flows.count == 1)
     }
 
@@ -125,7 +134,7 @@ struct PhotoBudgetTests {
     @Test("photos of all flows fit the budget exactly; one byte more is refused and changes nothing; leaving frees it")
     func budget() throws {
         let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxPhotoBytesInMemory: 300),
-                                    monotonicNanos: ManualClock().read)
+                                    clock: .manual(ManualTime()))
         try flowOnPhotoStep(registry, id: "a", owner: 1)
         try flowOnPhotoStep(registry, id: "b", owner: 2)
         try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(200), env: Self.env) }

@@ -4,6 +4,7 @@ import PetSpotJSON
 import Testing
 
 @testable import PetSpotServer
+import PetSpotSystem
 
 @Suite("The day in a time zone")
 struct LocalCalendarTests {
@@ -25,7 +26,7 @@ struct LocalCalendarTests {
     func dayInZone(seconds: Double, zone: String, day: String) throws {
         let calendar = try #require(LocalCalendar(zone: zone))
         #expect(calendar.day(of: Date(timeIntervalSince1970: seconds)).iso == day)
-        let clock = DaemonClock(now: { Date(timeIntervalSince1970: seconds) }, monotonicNanos: { 0 })
+        let clock = DaemonClock.manual(ManualTime(wall: Date(timeIntervalSince1970: seconds)))
         #expect(clock.today(in: calendar).iso == day)
     }
 
