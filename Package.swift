@@ -30,12 +30,14 @@ let package = Package(
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
             "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "CGPS",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite, bundled by SQLiteNIO: it needs only FoundationEssentials, not ICU.
         .target(name: "PetSpotStore", dependencies: [
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
@@ -44,6 +46,7 @@ let package = Package(
             "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -59,6 +62,7 @@ let package = Package(
         .executableTarget(name: "petspot", dependencies: [
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
@@ -84,7 +88,10 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
-        .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot"]),
+        .testTarget(name: "PetSpotIntegrationTests", dependencies: [
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@ import Logging
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotSystem
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Real fixes from gpsd through libgps.
 ///
@@ -39,7 +39,7 @@ public final class GpsdProvider: LocationProvider {
     private let logger: Logger
     /// Ages and timeouts on its monotonic time; wall time for a fix whose receiver reported no time of its own.
     private let clock: DaemonClock
-    private let state: Mutex<WatchState>
+    private let state: NIOLockedValueBox<WatchState>
     private let wake = DispatchSemaphore(value: 0)
 
     private struct Newest {
@@ -69,12 +69,12 @@ public final class GpsdProvider: LocationProvider {
         self.settings = settings
         self.logger = logger
         self.clock = clock
-        self.state = Mutex(WatchState())
+        self.state = NIOLockedValueBox(WatchState())
     }
 
     /// Starts the watch on its own thread, once; a provider already stopped stays stopped.
     public func start() {
-        let start = state.withLock { s in
+        let start = state.withLockedValue { s in
             defer { s.started = true }
             return !s.started && !s.stopping
         }
@@ -86,12 +86,12 @@ public final class GpsdProvider: LocationProvider {
     // MARK: requests
 
     public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
-        let waiterID: UInt64 = state.withLock { s in
+        let waiterID: UInt64 = state.withLockedValue { s in
             s.nextWaiter += 1
             return s.nextWaiter
         }
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<ProviderAnswer, Never>) in
-            let immediate: ProviderAnswer? = state.withLock { s in
+            let immediate: ProviderAnswer? = state.withLockedValue { s in
                 if let newest = s.newest, clock.now.elapsed(since: newest.receivedAt) <= max(.zero, maxAge) {
                     return .fix(newest.fix)
                 }
@@ -118,13 +118,13 @@ public final class GpsdProvider: LocationProvider {
         let timer = Task { [self] in
             try? await clock.sleep(for: timeout)
             guard !Task.isCancelled else { return }
-            let waiter = state.withLock { s in
+            let waiter = state.withLockedValue { s in
                 s.timers[waiterID] = nil
                 return s.waiters.removeValue(forKey: waiterID)
             }
             waiter?.resume(returning: .timeout)
         }
-        let answered = state.withLock { s in
+        let answered = state.withLockedValue { s in
             guard s.waiters[waiterID] != nil else { return true }
             s.timers[waiterID] = timer
             return false
@@ -141,7 +141,7 @@ public final class GpsdProvider: LocationProvider {
     }
 
     public func status() async -> ProviderStatus {
-        return state.withLock { s in
+        return state.withLockedValue { s in
             let now = clock.now
             let age = s.lastFixAt.map { now.elapsed(since: $0).milliseconds }
             let link: ProviderStatus.State = switch s.link {
@@ -155,7 +155,7 @@ public final class GpsdProvider: LocationProvider {
     /// Ends the watch (its thread notices within `pollInterval`); waiting requests are
     /// answered `unavailable`.
     public func stop() {
-        let waiters = state.withLock { s in
+        let waiters = state.withLockedValue { s in
             s.stopping = true
             return Self.takeWaiters(&s)
         }
@@ -167,7 +167,7 @@ public final class GpsdProvider: LocationProvider {
 
     private func watch() {
         var backoff = ReconnectBackoff(initial: settings.reconnectInitial, longest: settings.reconnectMax)
-        while !state.withLock({ $0.stopping }) {
+        while !state.withLockedValue({ $0.stopping }) {
             guard let data = petspot_gps_new() else {
                 linkDown("out of memory for the gpsd connection")
                 break
@@ -191,7 +191,7 @@ public final class GpsdProvider: LocationProvider {
     private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout ReconnectBackoff) -> String? {
         let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
         var up = false
-        while !state.withLock({ $0.stopping }) {
+        while !state.withLockedValue({ $0.stopping }) {
             guard petspot_gps_waiting(data, pollMicros) else { continue }
             var snapshot = petspot_gps_snapshot()
             let result = petspot_gps_read(data, &snapshot)
@@ -222,7 +222,7 @@ public final class GpsdProvider: LocationProvider {
             let fix = LocationFix(latitude: latitude, longitude: longitude, source: name,
                                   time: ISO8601.string(time), accuracy: accuracy)
             let received = clock.now
-            let (waiters, acquired) = state.withLock { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
+            let (waiters, acquired) = state.withLockedValue { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
                 // gpsd may report one epoch several times: the first report of a fix time counts.
                 if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 { return ([], false) }
                 let acquired = s.newest == nil
@@ -233,7 +233,7 @@ public final class GpsdProvider: LocationProvider {
             if acquired { logger.info("gpsd has a fix", metadata: ["gpsd": "\(endpoint)"]) }
             for waiter in waiters { waiter.resume(returning: .fix(fix)) }
         } else if snapshot.mode_reported, snapshot.mode < 2 {
-            let lost = state.withLock { s -> Bool in
+            let lost = state.withLockedValue { s -> Bool in
                 defer { s.newest = nil }
                 return s.newest != nil
             }
@@ -242,7 +242,7 @@ public final class GpsdProvider: LocationProvider {
     }
 
     private func linkUp() {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.link = .connected
             s.lastError = nil
         }
@@ -251,7 +251,7 @@ public final class GpsdProvider: LocationProvider {
 
     /// Marks the link down; logs only when that is news, not on every retry.
     private func linkDown(_ reason: String?) {
-        let (changed, waiters) = state.withLock { s -> (Bool, [CheckedContinuation<ProviderAnswer, Never>]) in
+        let (changed, waiters) = state.withLockedValue { s -> (Bool, [CheckedContinuation<ProviderAnswer, Never>]) in
             let changed = s.link != .disconnected || s.lastError != reason
             s.link = .disconnected
             s.newest = nil

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PetSpotFlow
 import PetSpotSystem
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Positions without hardware, for machines with no GPS and for exercising every outcome a
 /// client must handle.
@@ -27,7 +27,7 @@ public final class SimulatedProvider: LocationProvider {
     /// The configured position first, then the rest of the track; each fix moves one point on.
     private let track: [Position]
     private let clock: DaemonClock
-    private let state = Mutex<(next: Int, lastFix: DaemonInstant?)>((0, nil))
+    private let state = NIOLockedValueBox<(next: Int, lastFix: DaemonInstant?)>((0, nil))
 
     public init(mode: Mode, track: [Position], clock: DaemonClock) {
         precondition(!track.isEmpty, "the simulated provider needs at least one position")
@@ -40,7 +40,7 @@ public final class SimulatedProvider: LocationProvider {
         switch mode {
         case .fix:
             let (time, at) = (clock.wallTime(), clock.now)
-            let position = state.withLock { state in
+            let position = state.withLockedValue { state in
                 let position = track[state.next % track.count]
                 state.next += 1
                 state.lastFix = at
@@ -60,7 +60,7 @@ public final class SimulatedProvider: LocationProvider {
     }
 
     public func status() async -> ProviderStatus {
-        let lastFix = state.withLock { $0.lastFix }
+        let lastFix = state.withLockedValue { $0.lastFix }
         let now = clock.now
         let age = lastFix.map { now.elapsed(since: $0).milliseconds }
         let state: ProviderStatus.State = switch mode {

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Asks a connection to finish what it has in hand, then close: sent at shutdown. The
@@ -18,26 +19,26 @@ final class ConnectionTracker: Sendable {
         var allClosed: EventLoopPromise<Void>?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Changes on reload; connections already open stay.
-    let maxConnections: Atomic<Int>
+    let maxConnections: Synchronization.Atomic<Int>
 
     init(maxConnections: Int) {
-        self.maxConnections = Atomic(maxConnections)
+        self.maxConnections = Synchronization.Atomic(maxConnections)
     }
 
     /// Registers the channel unless the limit is reached; forgets it when it closes.
     func admit(_ channel: any Channel) -> Bool {
         let key = ObjectIdentifier(channel)
         let limit = maxConnections.load(ordering: .relaxed)
-        let admitted = state.withLock { state -> Bool in
+        let admitted = state.withLockedValue { state -> Bool in
             guard state.channels.count < limit else { return false }
             state.channels[key] = channel
             return true
         }
         if admitted {
             channel.closeFuture.whenComplete { [self] _ in
-                let finished = state.withLock { state -> EventLoopPromise<Void>? in
+                let finished = state.withLockedValue { state -> EventLoopPromise<Void>? in
                     state.channels.removeValue(forKey: key)
                     guard state.draining, state.channels.isEmpty else { return nil }
                     defer { state.allClosed = nil }
@@ -49,15 +50,15 @@ final class ConnectionTracker: Sendable {
         return admitted
     }
 
-    var count: Int { state.withLock { $0.channels.count } }
+    var count: Int { state.withLockedValue { $0.channels.count } }
 
-    var isDraining: Bool { state.withLock { $0.draining } }
+    var isDraining: Bool { state.withLockedValue { $0.draining } }
 
     /// Asks every connection to answer what it has and close, including one accepted while
     /// this runs (see `isDraining`). The future completes when all are closed.
     func drainAll(on loop: any EventLoop) -> EventLoopFuture<Void> {
         let promise = loop.makePromise(of: Void.self)
-        let open = state.withLock { state -> [any Channel] in
+        let open = state.withLockedValue { state -> [any Channel] in
             state.draining = true
             if state.channels.isEmpty { return [] }
             state.allClosed = promise

@@ -3,7 +3,7 @@ import PetSpotFlow
 import PetSpotLocation
 import PetSpotStore
 import PetSpotSystem
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The settings a reload (SIGHUP) may replace while flows and connections stay.
 public struct RuntimeSettings: Sendable {
@@ -27,12 +27,12 @@ public final class DaemonServices: Sendable {
     public let store: ReportStore
     public let clock: DaemonClock
     public let makeID: @Sendable () -> String
-    private let runtime: Mutex<RuntimeSettings>
+    private let runtime: NIOLockedValueBox<RuntimeSettings>
 
     public init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
                 makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
     {
-        self.runtime = Mutex(settings)
+        self.runtime = NIOLockedValueBox(settings)
         self.registry = registry
         self.store = store
         self.clock = clock
@@ -40,15 +40,15 @@ public final class DaemonServices: Sendable {
     }
 
     /// The settings in force now; a request reads them once and works with that snapshot.
-    public var settings: RuntimeSettings { runtime.withLock { $0 } }
+    public var settings: RuntimeSettings { runtime.withLockedValue { $0 } }
     public var configuration: DaemonConfiguration { settings.configuration }
-    public var location: LocationService { runtime.withLock { $0.location } }
-    public var limits: DaemonConfiguration.Limits { runtime.withLock { $0.configuration.limits } }
+    public var location: LocationService { runtime.withLockedValue { $0.location } }
+    public var limits: DaemonConfiguration.Limits { runtime.withLockedValue { $0.configuration.limits } }
 
     /// Puts reloaded settings in force; returns the ones they replace.
     @discardableResult
     func replace(with settings: RuntimeSettings) -> RuntimeSettings {
-        runtime.withLock { current in
+        runtime.withLockedValue { current in
             defer { current = settings }
             return current
         }
@@ -56,7 +56,7 @@ public final class DaemonServices: Sendable {
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        let (species, calendar, maxPhotoBytes) = runtime.withLock { ($0.species, $0.calendar, $0.configuration.limits.maxPhotoBytes) }
+        let (species, calendar, maxPhotoBytes) = runtime.withLockedValue { ($0.species, $0.calendar, $0.configuration.limits.maxPhotoBytes) }
         return FlowEnvironment(today: clock.today(in: calendar), species: species, maxPhotoBytes: maxPhotoBytes)
     }
 }

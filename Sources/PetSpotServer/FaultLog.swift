@@ -1,6 +1,6 @@
 import Logging
 import PetSpotSystem
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where faults are written: storage failures, internal errors, limits hit, refused connections.
 /// One line per fault, naming who and what (uid, method, request id, flow id: the metadata of
@@ -18,13 +18,13 @@ public final class FaultLog: Sendable {
     public let interval: Duration
     private let logger: Logger
     private let clock: DaemonClock
-    private let limiter: Mutex<FaultRateLimiter<Fault>>
+    private let limiter: NIOLockedValueBox<FaultRateLimiter<Fault>>
 
     public init(logger: Logger, interval: Duration, clock: DaemonClock) {
         self.logger = logger
         self.interval = interval
         self.clock = clock
-        limiter = Mutex(FaultRateLimiter(interval: max(.nanoseconds(1), interval)))
+        limiter = NIOLockedValueBox(FaultRateLimiter(interval: max(.nanoseconds(1), interval)))
     }
 
     /// A fault happened. `key` says which faults count as the same one; `logger`, when given,
@@ -32,7 +32,7 @@ public final class FaultLog: Sendable {
     public func record(_ key: String, _ level: Logger.Level, _ message: String, _ metadata: Logger.Metadata = [:], logger: Logger? = nil) {
         let now = clock.now
         let fault = Fault(level: level, message: message, metadata: metadata, logger: logger)
-        write(limiter.withLock { $0.record(key, fault, at: now) })
+        write(limiter.withLockedValue { $0.record(key, fault, at: now) })
     }
 
     /// A client hit a limit outside any one method (a batch too large, a line too long);
@@ -44,12 +44,12 @@ public final class FaultLog: Sendable {
     /// Writes the counts of floods whose interval is over.
     public func flush() {
         let now = clock.now
-        write(limiter.withLock { $0.flush(at: now) })
+        write(limiter.withLockedValue { $0.flush(at: now) })
     }
 
     /// Writes every count still held back, interval over or not: the daemon is stopping.
     public func drain() {
-        write(limiter.withLock { $0.drain() })
+        write(limiter.withLockedValue { $0.drain() })
     }
 
     private func write(_ lines: [FaultRateLimiter<Fault>.Line]) {

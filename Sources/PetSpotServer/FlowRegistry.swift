@@ -1,7 +1,7 @@
 import PetSpotFlow
 import PetSpotProtocol
 import PetSpotSystem
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// All flows in memory, keyed by id, each owned by the Unix user that started it.
 ///
@@ -41,27 +41,28 @@ public final class FlowRegistry: Sendable {
         var photoBytes = 0
     }
 
-    private let table: Mutex<Table>
+    private let table: NIOLockedValueBox<Table>
     private let clock: DaemonClock
 
     public init(limits: Limits, clock: DaemonClock) {
-        self.table = Mutex(Table(limits: limits))
+        self.table = NIOLockedValueBox(Table(limits: limits))
         self.clock = clock
     }
 
     /// Limits can change at run time (configuration reload); existing flows stay.
     public func update(limits: Limits) {
-        table.withLock { $0.limits = limits }
+        table.withLockedValue { $0.limits = limits }
     }
 
-    public var count: Int { table.withLock { $0.entries.count } }
+    public var count: Int { table.withLockedValue { $0.entries.count } }
 
     /// Bytes of photos held by open flows.
-    public var photoBytes: Int { table.withLock { $0.photoBytes } }
+    public var photoBytes: Int { table.withLockedValue { $0.photoBytes } }
 
     /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
     public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
-        try table.withLock { (table) throws(RPCError) -> Flow in
+        // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
+        try table.withLockedValue { table in Result { () throws(RPCError) -> Flow in
             // The clock is read under the lock, so times in the table only move forward.
             let now = clock.now
             if table.entries.count >= table.limits.maxFlows, table.lastSweep.map({ now.elapsed(since: $0) >= .seconds(1) }) ?? true {
@@ -79,14 +80,15 @@ public final class FlowRegistry: Sendable {
             table.entries[flow.id] = Entry(flow: flow, owner: owner, lastUsed: now)
             table.activeByOwner[owner] = active + 1
             return flow
-        }
+        } }.get()
     }
 
     /// Runs `body` on the caller's flow. A flow that is missing, expired, cancelled or owned by
     /// another user answers `flowNotFound`: to that caller it does not exist. A flow that
     /// becomes cancelled is removed.
     public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
-        try table.withLock { (table) throws(RPCError) -> R in
+        // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
+        try table.withLockedValue { table in Result { () throws(RPCError) -> R in
             let now = clock.now
             guard var entry = table.entries[id], entry.owner == owner else {
                 throw Self.notFound(id)
@@ -123,13 +125,13 @@ public final class FlowRegistry: Sendable {
                 table.entries[id] = entry
             }
             return result
-        }
+        } }.get()
     }
 
     /// Drops every flow idle for longer than the timeout; returns how many.
     @discardableResult
     public func expireIdle() -> Int {
-        table.withLock { Self.sweep(&$0, now: clock.now) }
+        table.withLockedValue { Self.sweep(&$0, now: clock.now) }
     }
 
     @discardableResult

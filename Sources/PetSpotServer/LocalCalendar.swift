@@ -8,7 +8,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetSpotFlow
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The calendar day of an instant in one IANA time zone ("Europe/Warsaw"), or in the system's.
 public struct LocalCalendar: Sendable, Hashable {
@@ -33,7 +33,7 @@ public struct LocalCalendar: Sendable, Hashable {
     public func day(of instant: Date) -> CalendarDate {
         var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
         var parts = tm()
-        Self.processZone.withLock { applied in
+        Self.processZone.withLockedValue { applied in
             if applied != .some(zone) {
                 Self.apply(zone)
                 applied = .some(zone)
@@ -63,7 +63,7 @@ public struct LocalCalendar: Sendable, Hashable {
 
     /// The process has one TZ; this lock owns it. The value is the zone last put in force
     /// (outer nil: none yet), so a daemon with one zone sets TZ once.
-    private static let processZone = Mutex<String??>(nil)
+    private static let processZone = NIOLockedValueBox<String??>(nil)
 
     /// TZ as the process was started with it: what "the system's zone" means.
     private static let startingTZ: String? = getenv("TZ").map { String(cString: $0) }

@@ -1,6 +1,6 @@
 import PetSpotLocation
 import ServiceLifecycle
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The location providers' background work (the gpsd watch thread), from the moment the
 /// daemon runs to its stop. Nothing of it runs before: a start that fails leaves no thread.
@@ -8,7 +8,7 @@ final class LocationWatchService: Service {
     private enum Phase { case notStarted, running, stopped }
 
     private let services: DaemonServices
-    private let phase = Mutex(Phase.notStarted)
+    private let phase = NIOLockedValueBox(Phase.notStarted)
 
     init(services: DaemonServices) {
         self.services = services
@@ -16,11 +16,11 @@ final class LocationWatchService: Service {
 
     func run() async {
         // Running first, then the providers read: a reload in between starts the new ones itself.
-        phase.withLock { $0 = .running }
+        phase.withLockedValue { $0 = .running }
         services.location.start()
         // Returns at graceful shutdown, throws when cancelled: either way, stop.
         try? await gracefulShutdown()
-        phase.withLock { $0 = .stopped }
+        phase.withLockedValue { $0 = .stopped }
         services.location.stop()
     }
 
@@ -28,6 +28,6 @@ final class LocationWatchService: Service {
     /// brings start if the service is running (otherwise `run` starts them, or nobody does).
     func replaced(_ old: LocationService, with new: LocationService) {
         old.stop(keeping: new)
-        if phase.withLock({ $0 == .running }) { new.start() }
+        if phase.withLockedValue({ $0 == .running }) { new.start() }
     }
 }

@@ -1,6 +1,6 @@
 import Logging
 import SQLiteNIO
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The store's one SQLite connection and the one thread all of its work runs on.
 ///
@@ -54,11 +54,11 @@ final class DatabaseConnection: Sendable {
 
     /// The rows of one SQL statement with its parameters bound.
     func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
-        let rows = Mutex<[SQLiteRow]>([])
+        let rows = NIOLockedValueBox<[SQLiteRow]>([])
         // The connection's own query runs `onRow` on the database thread (the protocol's variant
         // hops to the event loop for every row).
-        try await sqlite.query(sql, binds) { row in rows.withLock { $0.append(row) } }
-        return rows.withLock { $0 }
+        try await sqlite.query(sql, binds) { row in rows.withLockedValue { $0.append(row) } }
+        return rows.withLockedValue { $0 }
     }
 
     /// The first row of one SQL statement, nil when it has none.

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +17,7 @@ final class DatabaseFileWatch: Sendable {
     /// Our own descriptor of the database file, kept open for as long as SQLite's: closing any
     /// descriptor of a file drops every POSIX lock this process holds on it, SQLite's included.
     private let descriptor: Int32
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     private enum State {
         case watching(DatabaseFileCheck.Known)
@@ -40,17 +40,18 @@ final class DatabaseFileWatch: Sendable {
             throw ReportStoreError(kind: .open, path: path, message: "cannot examine the database file: \(reason)")
         }
         let known = DatabaseFileCheck.Known(database: Self.identity(info), wal: Self.identity(at: walPath), largestSize: Int64(info.st_size))
-        state = Mutex(.watching(known))
+        state = NIOLockedValueBox(.watching(known))
     }
 
     deinit {
-        if case .closed = state.withLock({ $0 }) { return }
+        if case .closed = state.withLockedValue({ $0 }) { return }
         _ = Self.closeDescriptor(descriptor)
     }
 
     /// Throws `.fileLost` when the database at the path is no longer the file being written.
     func check() throws(ReportStoreError) {
-        try state.withLock { (state) throws(ReportStoreError) in
+        // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
+        try state.withLockedValue { state in Result { () throws(ReportStoreError) in
             switch state {
             case .lost(let error):
                 throw error
@@ -68,12 +69,12 @@ final class DatabaseFileWatch: Sendable {
                     throw error
                 }
             }
-        }
+        } }.get()
     }
 
     /// Closes the watching descriptor; only once SQLite has closed the database.
     func close() {
-        let wasOpen = state.withLock { state in
+        let wasOpen = state.withLockedValue { state in
             if case .closed = state { return false }
             state = .closed
             return true

@@ -1,4 +1,5 @@
 import SQLiteNIO
+import NIOConcurrencyHelpers
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -15,12 +16,12 @@ public final class ReportStore: Sendable {
     /// The database file, for error messages.
     public let path: String
     /// nil once closed.
-    private let connection: Mutex<DatabaseConnection?>
+    private let connection: NIOLockedValueBox<DatabaseConnection?>
     /// Closed after the connection: its descriptor must outlive SQLite's (see DatabaseFileWatch).
     private let watch: DatabaseFileWatch
     private let gate = SerialGate()
     /// Set when close begins: calls made from then on fail with `.closed`.
-    private let isClosed = Mutex(false)
+    private let isClosed = NIOLockedValueBox(false)
 
     /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
     private static let busyTimeoutMilliseconds = 5000
@@ -39,12 +40,12 @@ public final class ReportStore: Sendable {
         // Unstructured, like every operation: a cancelled caller must not leave the connection
         // open with no store to close it.
         let (connection, watch) = try await Task { await Self.connect(path: path) }.value.get()
-        self.connection = Mutex(connection)
+        self.connection = NIOLockedValueBox(connection)
         self.watch = watch
     }
 
     private static func connect(path: String) async -> Result<(DatabaseConnection, DatabaseFileWatch), ReportStoreError> {
-        let created = Atomic<Bool>(false)
+        let created = Synchronization.Atomic<Bool>(false)
         let connection: DatabaseConnection
         do {
             connection = try await DatabaseConnection.open(path: path) {
@@ -230,7 +231,7 @@ public final class ReportStore: Sendable {
     /// Operations already called finish first; calls from now on throw `.closed`. Closing twice is
     /// harmless. Data committed before is durable even if this throws.
     public func close() async throws(ReportStoreError) {
-        let wasOpen = isClosed.withLock { closed in
+        let wasOpen = isClosed.withLockedValue { closed in
             defer { closed = true }
             return !closed
         }
@@ -240,7 +241,7 @@ public final class ReportStore: Sendable {
         // Unstructured, like every operation: a cancelled caller must not cut the close short.
         let outcome = await Task { [self] () -> ReportStoreError? in
             await gate.withTurn { () -> ReportStoreError? in
-                let taken = connection.withLock { db in
+                let taken = connection.withLockedValue { db in
                     defer { db = nil }
                     return db
                 }
@@ -318,7 +319,7 @@ public final class ReportStore: Sendable {
         // skips the statements of a cancelled task, which would leave a transaction open.
         let task = Task { [self] () async throws -> T in
             try await gate.withTurn { () async throws -> T in
-                guard let db = connection.withLock({ $0 }) else {
+                guard let db = connection.withLockedValue({ $0 }) else {
                     throw ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
                 }
                 do {
@@ -353,7 +354,7 @@ public final class ReportStore: Sendable {
     }
 
     private func checkOpen(_ action: String) throws(ReportStoreError) {
-        if isClosed.withLock({ $0 }) {
+        if isClosed.withLockedValue({ $0 }) {
             throw ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
         }
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Lets one operation at a time through, in the order they arrived.
 ///
@@ -11,7 +11,7 @@ final class SerialGate: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Runs `body` once every operation that arrived before it has finished.
     func withTurn<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
@@ -22,7 +22,7 @@ final class SerialGate: Sendable {
 
     private func waitForTurn() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let mine = state.withLock { state in
+            let mine = state.withLockedValue { state in
                 if state.busy {
                     state.waiting.append(continuation)
                     return false
@@ -35,7 +35,7 @@ final class SerialGate: Sendable {
     }
 
     private func passTurn() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiting.isEmpty else {
                 state.busy = false
                 return nil

@@ -1,19 +1,19 @@
 import PetSpotClient
 import PetSpotJSON
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The flow a Ctrl-C must cancel, shared between the session on the main thread and the
 /// signal handler on its own.
 final class ActiveFlow: Sendable {
-    private let id = Mutex<String?>(nil)
+    private let id = NIOLockedValueBox<String?>(nil)
 
     func set(_ newID: String?) {
-        id.withLock { $0 = newID }
+        id.withLockedValue { $0 = newID }
     }
 
     /// The flow id, once: a second signal finds nothing left to cancel.
     func take() -> String? {
-        id.withLock { current in
+        id.withLockedValue { current in
             defer { current = nil }
             return current
         }

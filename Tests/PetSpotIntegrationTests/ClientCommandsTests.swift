@@ -1,6 +1,6 @@
 import Foundation
 import PetSpotJSON
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// `petspot location`, `status`, shell completion and help.
@@ -36,21 +36,21 @@ struct ClientCommandsTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let collected = Mutex("")
+        let collected = NIOLockedValueBox("")
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            collected.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        try waitUntil("six lines from --watch") { collected.withLock { $0.split(separator: "\n").count >= 6 } }
+        try waitUntil("six lines from --watch") { collected.withLockedValue { $0.split(separator: "\n").count >= 6 } }
         kill(process.processIdentifier, SIGINT)
         try waitUntil("petspot to stop") { !process.isRunning }
         output.fileHandleForReading.readabilityHandler = nil
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
 
-        let positions = collected.withLock { $0 }.split(separator: "\n").map { line in
+        let positions = collected.withLockedValue { $0 }.split(separator: "\n").map { line in
             String(line.split(separator: " ", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces)
         }
         #expect(positions.count >= 6)

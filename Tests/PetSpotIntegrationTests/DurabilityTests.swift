@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 import PetSpotClient
 import PetSpotJSON
@@ -114,12 +115,12 @@ struct DurabilityTests {
     @Test("SIGTERM under submit load from clients that come and go: every stored report was acknowledged")
     func sigtermUnderLoad() throws {
         let daemon = try DaemonProcess().start()
-        let submitted = Mutex<Set<String>>([])
-        let acknowledged = Mutex<Set<String>>([])
-        let started = Atomic<Int>(0)
+        let submitted = NIOLockedValueBox<Set<String>>([])
+        let acknowledged = NIOLockedValueBox<Set<String>>([])
+        let started = Synchronization.Atomic<Int>(0)
         let socketPath = daemon.socketPath
         var threads: [Thread] = []
-        let done = Atomic<Int>(0)
+        let done = Synchronization.Atomic<Int>(0)
         for _ in 0..<8 {
             let thread = Thread {
                 defer { done.add(1, ordering: .relaxed) }
@@ -128,10 +129,10 @@ struct DurabilityTests {
                     guard let conn = try? PetSpotConnection(socketPath: socketPath, timeout: .seconds(30)),
                           let flow = try? prepareReport(conn)
                     else { return }
-                    submitted.withLock { _ = $0.insert(flow) }
+                    submitted.withLockedValue { _ = $0.insert(flow) }
                     started.add(1, ordering: .relaxed)
                     guard case .success(let answer)? = try? conn.call("flow.submit", ["flowId": .string(flow)]) else { return }
-                    if answer[path: "report", "id"] != nil { acknowledged.withLock { _ = $0.insert(flow) } }
+                    if answer[path: "report", "id"] != nil { acknowledged.withLockedValue { _ = $0.insert(flow) } }
                 }
             }
             threads.append(thread)
@@ -154,8 +155,8 @@ struct DurabilityTests {
             for report in page["reports"]!.arrayValue! { stored.insert(report["flowId"]!.stringValue!) }
             cursor = page["cursor"]!
         } while cursor != .null
-        let acked = acknowledged.withLock { $0 }
-        #expect(stored.isSubset(of: submitted.withLock { $0 }))
+        let acked = acknowledged.withLockedValue { $0 }
+        #expect(stored.isSubset(of: submitted.withLockedValue { $0 }))
         // A report stored without its answer reaching the client is an acknowledgement lost.
         #expect(stored.subtracting(acked).isEmpty, "stored but never acknowledged: \(stored.subtracting(acked).sorted())")
         #expect(acked.isSubset(of: stored))

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import NIOConcurrencyHelpers
 import Synchronization
 import Testing
 
@@ -32,15 +33,15 @@ struct SigkillRoundsTests {
         var rng = SplitMix64(seed: seed)
         let replay = "seed \(seed) (replay: make test-faults FAULT_SEED=\(seed))"
         let daemon = try DaemonProcess()
-        let submitted = Mutex<Set<String>>([])
-        let acknowledged = Mutex<[String: String]>([:])
+        let submitted = NIOLockedValueBox<Set<String>>([])
+        let acknowledged = NIOLockedValueBox<[String: String]>([:])
         let socketPath = daemon.socketPath
         var kills: [Int] = []
 
         for round in 0..<Self.rounds {
             try daemon.start()
-            let before = acknowledged.withLock { $0.count }
-            let done = Atomic<Int>(0)
+            let before = acknowledged.withLockedValue { $0.count }
+            let done = Synchronization.Atomic<Int>(0)
             for client in 0..<Self.clients {
                 let thread = Thread {
                     defer { done.add(1, ordering: .relaxed) }
@@ -50,17 +51,17 @@ struct SigkillRoundsTests {
                     while true {
                         n += 1
                         guard let flow = try? prepareReport(conn, chip: "\(600_000 + round * 10_000 + client * 1_000 + n)") else { return }
-                        submitted.withLock { _ = $0.insert(flow) }
+                        submitted.withLockedValue { _ = $0.insert(flow) }
                         guard case .success(let answer)? = try? conn.call("flow.submit", ["flowId": .string(flow)]),
                               let report = answer[path: "report", "id"]?.stringValue
                         else { return }
-                        acknowledged.withLock { $0[flow] = report }
+                        acknowledged.withLockedValue { $0[flow] = report }
                     }
                 }
                 thread.start()
             }
             // The injected fault: SIGKILL once submits flow, after a random delay.
-            try waitUntil("a first acknowledged submit in round \(round)", seconds: 30) { acknowledged.withLock { $0.count } > before }
+            try waitUntil("a first acknowledged submit in round \(round)", seconds: 30) { acknowledged.withLockedValue { $0.count } > before }
             let delay = Int.random(in: 0..<800, using: &rng)
             kills.append(delay)
             usleep(useconds_t(delay * 1000))
@@ -70,17 +71,17 @@ struct SigkillRoundsTests {
             // Restarted on the same file: what was acknowledged is there.
             try daemon.start()
             let stored = try Self.storedReports(daemon)
-            let acked = acknowledged.withLock { $0 }
+            let acked = acknowledged.withLockedValue { $0 }
             let lost = acked.filter { stored[$0.key] != $0.value }
             #expect(lost.isEmpty, "round \(round), killed \(delay) ms in: acknowledged but not stored as acknowledged: \(lost.keys.sorted()); \(replay)")
-            #expect(Set(stored.keys).isSubset(of: submitted.withLock { $0 }), "round \(round): stored a report never submitted; \(replay)")
+            #expect(Set(stored.keys).isSubset(of: submitted.withLockedValue { $0 }), "round \(round): stored a report never submitted; \(replay)")
             let rows = try runProgram("/usr/bin/sqlite3", [daemon.databasePath,
                                                            "PRAGMA integrity_check; SELECT count(*), count(DISTINCT flow_id), count(DISTINCT id) FROM report;"])
             #expect(rows.stdout == "ok\n\(stored.count)|\(stored.count)|\(stored.count)\n", "round \(round): \(rows.stdout)\(rows.stderr); \(replay)")
             try daemon.kill()
         }
-        let acked = acknowledged.withLock { $0.count }
-        let sent = submitted.withLock { $0.count }
+        let acked = acknowledged.withLockedValue { $0.count }
+        let sent = submitted.withLockedValue { $0.count }
         print("SigkillRoundsTests: \(Self.rounds) rounds, \(Self.clients) clients, \(acked) acknowledged of \(sent) submitted, kills at \(kills) ms; \(replay)")
         #expect(acked >= Self.rounds, "\(replay)")
         try daemon.start()

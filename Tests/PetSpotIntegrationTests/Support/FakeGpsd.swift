@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A TCP server that speaks gpsd's JSON protocol and lies on demand: it greets with VERSION,
@@ -30,14 +31,14 @@ final class FakeGpsd: Sendable {
 
     let port: Int
     private let listener: Int32
-    private let mode: Mutex<Mode>
+    private let mode: NIOLockedValueBox<Mode>
     /// Lines (or bursts) sent after a client's `?WATCH`, by mode.
-    private let sent = Mutex<[Mode: Int]>([:])
-    private let stopping = Atomic<Bool>(false)
-    private let clients = Mutex<[Int32]>([])
+    private let sent = NIOLockedValueBox<[Mode: Int]>([:])
+    private let stopping = Synchronization.Atomic<Bool>(false)
+    private let clients = NIOLockedValueBox<[Int32]>([])
 
     init(mode: Mode) throws {
-        self.mode = Mutex(mode)
+        self.mode = NIOLockedValueBox(mode)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SetupFailed(description: "socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
@@ -68,17 +69,17 @@ final class FakeGpsd: Sendable {
     /// Changes what every client is sent from now on; returns the count already sent in `newMode`.
     @discardableResult
     func set(_ newMode: Mode) -> Int {
-        mode.withLock { $0 = newMode }
+        mode.withLockedValue { $0 = newMode }
         return sentCount(newMode)
     }
 
-    func sentCount(_ mode: Mode) -> Int { sent.withLock { $0[mode] ?? 0 } }
+    func sentCount(_ mode: Mode) -> Int { sent.withLockedValue { $0[mode] ?? 0 } }
 
     func stop() {
         stopping.store(true, ordering: .relaxed)
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        for fd in clients.withLock({ $0 }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        for fd in clients.withLockedValue({ $0 }) { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     deinit { if !stopping.load(ordering: .relaxed) { stop() } }
@@ -92,10 +93,10 @@ final class FakeGpsd: Sendable {
             }
             var on: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-            clients.withLock { $0.append(client) }
+            clients.withLockedValue { $0.append(client) }
             let thread = Thread { [self] in
                 serve(client)
-                clients.withLock { $0.removeAll { $0 == client } }
+                clients.withLockedValue { $0.removeAll { $0 == client } }
                 close(client)
             }
             thread.start()
@@ -118,9 +119,9 @@ final class FakeGpsd: Sendable {
             }
         }
         // A stalling gpsd stays silent from the start, each tick counted; it may speak later.
-        while mode.withLock({ $0 }) == .stall {
+        while mode.withLockedValue({ $0 }) == .stall {
             guard !stopping.load(ordering: .relaxed), readTick() else { return }
-            sent.withLock { $0[.stall, default: 0] += 1 }
+            sent.withLockedValue { $0[.stall, default: 0] += 1 }
         }
         guard send(fd, #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n") else { return }
         // Until the client asks to watch.
@@ -133,7 +134,7 @@ final class FakeGpsd: Sendable {
         var rng = SystemRandomNumberGenerator()
         var hugeSent = false
         while !stopping.load(ordering: .relaxed) {
-            let current = mode.withLock { $0 }
+            let current = mode.withLockedValue { $0 }
             var text: String?
             var bytes: [UInt8]?
             switch current {
@@ -154,10 +155,10 @@ final class FakeGpsd: Sendable {
             if let bytes {
                 let delivered = send(fd, bytes)
                 // A huge line counts once tried: a client that hangs up in the middle of it has read its fill.
-                if delivered || current == .hugeLine { sent.withLock { $0[current, default: 0] += 1 } }
+                if delivered || current == .hugeLine { sent.withLockedValue { $0[current, default: 0] += 1 } }
                 guard delivered else { return }
             } else if current == .stall {
-                sent.withLock { $0[current, default: 0] += 1 }
+                sent.withLockedValue { $0[current, default: 0] += 1 }
             }
             // The fake's own rate (5 Hz); also how soon it notices a hang-up. The client's later
             // requests (?WATCH={"enable":false}) are read and dropped.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A real gpsd without hardware: a socat pty pair, gpsd reading one end, and a feeder writing
@@ -82,23 +83,23 @@ final class NMEAFeeder: Sendable {
     }
 
     private let path: String
-    private let mode: Mutex<Mode>
-    private let stopping = Atomic<Bool>(false)
+    private let mode: NIOLockedValueBox<Mode>
+    private let stopping = Synchronization.Atomic<Bool>(false)
 
     init(path: String, latitude: Double, longitude: Double) {
         self.path = path
-        self.mode = Mutex(.fix(latitude: latitude, longitude: longitude))
+        self.mode = NIOLockedValueBox(.fix(latitude: latitude, longitude: longitude))
     }
 
     func set(_ newMode: Mode) {
-        mode.withLock { $0 = newMode }
+        mode.withLockedValue { $0 = newMode }
     }
 
     func start() {
         let thread = Thread { [self] in
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
             while !stopping.load(ordering: .relaxed) {
-                let text = Self.epoch(mode.withLock { $0 }, at: Date())
+                let text = Self.epoch(mode.withLockedValue { $0 }, at: Date())
                 if !text.isEmpty { try? handle.write(contentsOf: Data(text.utf8)) }
                 Thread.sleep(forTimeInterval: 1)  // the receiver's own rate: 1 Hz
             }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A stand-in for systemd's notification socket: collects every datagram the daemon sends.
@@ -10,8 +11,8 @@ final class NotifyListener: Sendable {
     /// What to put in NOTIFY_SOCKET: the path, or "@name" for the abstract namespace.
     let address: String
     private let fd: Int32
-    private let received = Mutex<[String]>([])
-    private let stopped = Atomic<Bool>(false)
+    private let received = NIOLockedValueBox<[String]>([])
+    private let stopped = Synchronization.Atomic<Bool>(false)
 
     init(directory: URL, abstract: Bool = false) throws {
         path = directory.appendingPathComponent("notify.sock").path
@@ -42,7 +43,7 @@ final class NotifyListener: Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 let message = String(decoding: buffer[..<n], as: UTF8.self)
-                received.withLock { $0.append(message) }
+                received.withLockedValue { $0.append(message) }
             } else if n < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
                 break
             }
@@ -55,7 +56,7 @@ final class NotifyListener: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
-    var messages: [String] { received.withLock { $0 } }
+    var messages: [String] { received.withLockedValue { $0 } }
 
     /// Every line of every message, in order.
     var lines: [String] { messages.flatMap { $0.split(separator: "\n").map(String.init) } }
