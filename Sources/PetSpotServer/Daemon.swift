@@ -312,14 +312,14 @@ public final class Daemon: Sendable {
     }
 
     private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try FileDescriptorIO.readFile(file)
         } catch {
             throw ConfigurationError("species.file: cannot read \(file): \(SystemError.reason(error))")
         }
         do {
-            return try SpeciesCatalog(json: try JSONParser.parse(Array(data)))
+            return try SpeciesCatalog(json: try JSONParser.parse(data))
         } catch let error as JSONParseError {
             throw ConfigurationError("species.file: \(file) is not valid JSON: \(error)")
         } catch {

@@ -175,15 +175,15 @@ extension DaemonConfiguration {
 
     /// Reads a configuration file on top of the defaults.
     public static func load(file: String) throws(ConfigurationError) -> DaemonConfiguration {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try FileDescriptorIO.readFile(file)
         } catch {
             throw ConfigurationError("\(file): cannot read the configuration file: \(SystemError.reason(error))")
         }
         let json: JSONValue
         do {
-            json = try JSONParser.parse(Array(data))
+            json = try JSONParser.parse(data)
         } catch {
             throw ConfigurationError("\(file): not valid JSON: \(error)")
         }

@@ -64,9 +64,6 @@ public enum StartupPages {
     }
 
     private static func readFile(_ path: String) throws(SystemError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError(errno: errno) }
-        defer { close(fd) }
-        return String(decoding: try FileDescriptorIO.readToEnd(fd), as: UTF8.self)
+        String(decoding: try FileDescriptorIO.readFile(path), as: UTF8.self)
     }
 }

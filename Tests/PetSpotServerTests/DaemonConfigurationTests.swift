@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotSystem
 @testable import PetSpotServer
 import Testing
 
@@ -28,6 +29,23 @@ struct DaemonConfigurationTests {
         }
         walk(json, "")
         #expect(Set(keys) == Set(DaemonConfiguration.knownKeys))
+    }
+
+    @Test("rereading an empty configuration file, as a reload storm does, keeps no memory")
+    func emptyFileRereadKeepsNoMemory() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-empty-\(UUID().uuidString).json").path
+        try #require(FileManager.default.createFile(atPath: file, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func residentKiB() throws -> Int {
+            let statm = String(decoding: try FileDescriptorIO.readFile("/proc/self/statm"), as: UTF8.self)
+            return try #require(Int(statm.split(separator: " ")[1])) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        }
+        let before = try residentKiB()
+        for _ in 0..<10_000 {
+            #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(file: file) }
+        }
+        // A 4 KiB buffer kept per read would be 40 MiB.
+        #expect(try residentKiB() - before < 8 * 1024)
     }
 
     @Test("the service unit's LimitNOFILE fits the default limits.maxConnections")
