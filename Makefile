@@ -18,7 +18,7 @@ SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test test-faults build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief
+.PHONY: run test test-faults build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief test-asan test-tsan
 
 deps:
 	@scripts/install-deps
@@ -90,6 +90,15 @@ FAULT_TESTS := DiskFullTests|ReadOnlyDatabaseTests|SigkillRoundsTests|LyingGpsdT
 test-faults: build
 	PETSPOT_FAULT_ROUNDS=$(FAULT_ROUNDS) $(if $(FAULT_SEED),PETSPOT_FAULT_SEED=$(FAULT_SEED)) \
 		$(SWIFT) test --no-parallel --filter '$(FAULT_TESTS)'
+
+# The integration tests with the test runner, petspotd and petspot built with AddressSanitizer or
+# ThreadSanitizer (own scratch folders .build-asan, .build-tsan); a report from any of them fails
+# the run and is printed (docs/RELIABILITY.md, "Sanitizers").
+test-asan: deps
+	scripts/sanitize address
+
+test-tsan: deps
+	scripts/sanitize thread
 
 # The libFuzzer targets of Fuzz/ (docs/RELIABILITY.md), each for FUZZ_SECONDS (FUZZ_TARGETS: some
 # of them); fails on a crash, a broken invariant, a leak or a hang, keeping the input in

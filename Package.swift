@@ -89,7 +89,7 @@ let package = Package(
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "petspotd", "petspot",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem", "petspotd", "petspot",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
     ],

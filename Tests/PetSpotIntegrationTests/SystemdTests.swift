@@ -58,7 +58,7 @@ struct SystemdTests {
         try daemon.stop()
         let lines = daemon.log.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<6>serving") })
-        #expect(lines.allSatisfy { $0.hasPrefix("<") })
+        #expect(lines.allSatisfy { $0.hasPrefix("<") }, "lines without a priority:\n\(lines.filter { !$0.hasPrefix("<") }.joined(separator: "\n"))")
 
         let inherited = try DaemonProcess(environment: ["JOURNAL_STREAM": "1:2"]).start()
         try inherited.stop()

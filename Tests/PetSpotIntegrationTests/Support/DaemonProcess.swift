@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotSystem
 
 /// A real petspotd in its own temporary folder, with its own socket and database.
 final class DaemonProcess {
@@ -118,7 +119,7 @@ final class DaemonProcess {
         return process
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { (try? FileDescriptorIO.readFile(logPath)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
     func connect(timeout: Duration = .seconds(30)) throws -> PetSpotConnection {
         try PetSpotConnection(socketPath: socketPath, timeout: timeout)
@@ -181,7 +182,13 @@ func runProgram(_ path: String, _ arguments: [String], input: String? = nil, env
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    if var environment {
+        // A sanitized build's settings (scripts/sanitize) reach every program a test runs.
+        for key in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] where environment[key] == nil {
+            environment[key] = ProcessInfo.processInfo.environment[key]
+        }
+        process.environment = environment
+    }
     let out = Pipe(), err = Pipe(), inPipe = Pipe()
     if let standardOutput { process.standardOutput = standardOutput } else { process.standardOutput = out }
     process.standardError = err
