@@ -229,7 +229,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// The connection takes nothing else in hand until `answer` is written.
-    private func wait(for answer: EventLoopFuture<JSONValue?>, context: ChannelHandlerContext) {
+    private func wait(for answer: EventLoopFuture<[UInt8]?>, context: ChannelHandlerContext) {
         busy = true
         answer.assumeIsolated().whenComplete { [self] result in
             busy = false
@@ -243,12 +243,13 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: answers
 
-    private func write(_ answer: JSONValue?, context: ChannelHandlerContext) {
+    private func write(_ answer: [UInt8]?, context: ChannelHandlerContext) {
         guard let answer, context.channel.isActive else { return }
-        var bytes = JSONWriter.bytes(answer)
-        bytes.append(UInt8(ascii: "\n"))
-        writtenSinceCheck += bytes.count
-        lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
+        var buffer = context.channel.allocator.buffer(capacity: answer.count + 1)
+        buffer.writeBytes(answer)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        writtenSinceCheck += buffer.readableBytes
+        lastWrite = context.write(wrapOutboundOut(buffer))
         wroteSinceFlush = true
     }
 
