@@ -150,14 +150,16 @@ public final class FlowRegistry: Sendable {
         enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
         let found = try table.withLockedValue { table in Result { () throws(RPCError) -> Found in
             let now = clock.now
-            guard let entry = table.entries[id], entry.owner == owner else {
+            guard var entry = table.entries[id], entry.owner == owner else {
                 throw Self.notFound(id)
             }
             if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
                 Self.remove(id, entry: entry, from: &table)
                 throw Self.notFound(id)
             }
-            table.entries[id]?.lastUsed = now
+            entry.lastUsed = now
+            // Stored whole: changing one member in place (`entries[id]?.lastUsed`) allocates.
+            table.entries[id] = entry
             if let view = entry.view, view.generation == generation { return .written(view.bytes) }
             return .copy(entry.flow, revision: entry.revision)
         } }.get()

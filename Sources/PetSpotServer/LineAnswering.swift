@@ -10,11 +10,11 @@ protocol LineAnswering {
     func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer
 }
 
-/// An answer line already written as JSON, without its newline.
+/// An answer line already written as JSON, without its newline (best with room for it).
 enum LineAnswer {
     /// Sent at once (nil: nothing to send, e.g. only notifications).
-    case now([UInt8]?)
+    case now(ByteBuffer?)
     /// Sent when the future completes, on the same event loop; the connection takes no other
     /// line in hand meanwhile.
-    case later(EventLoopFuture<[UInt8]?>)
+    case later(EventLoopFuture<ByteBuffer?>)
 }

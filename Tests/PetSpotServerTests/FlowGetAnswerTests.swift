@@ -48,7 +48,7 @@ struct FlowGetAnswerTests {
                 Issue.record("\(line) did not answer at once")
                 return ""
             }
-            return String(decoding: try #require(bytes), as: UTF8.self)
+            return String(buffer: try #require(bytes))
         }
 
         func close() async throws {
