@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # petspotd against a bare C epoll NDJSON echo server (Benchmarks/echo/echo.c), side by side in
 # one run with the same load client and the same request lines. Prints each figure, the ratios
-# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server").
+# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server"), then allocations per
+# flow.get (Benchmarks/run-allocs.sh).
 #   Benchmarks/run-echo-ratio.sh [seconds per figure]
 # BIN=dir runs the petspotd and petspot-load found there instead of building (to compare a
 # saved build with the current one in alternating runs).
@@ -69,3 +70,6 @@ printf '%-34s %12s %10s   %s\n' "flow.get, 64x32" "$get32" "" ">= 200000 req/s: 
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x1)" "$r_get" "" ">= 0.35: $(met "$r_get" 0.35 min)"
 printf '%-34s %12s %10s   %s\n' "daemon.info / echo (64x1)" "$r_info" "" ">= 0.45: $(met "$r_info" 0.45 min)"
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x32)" "$(ratio "$get32" "$echo32")" "" ""
+allocs=$(BIN="$bin" Benchmarks/run-allocs.sh flow.get 1 4 | awk '/^allocations per/ {print $NF}')
+# 27.0 per flow.get at commit 9207635, before issue 12's work: the goal is 5 times fewer.
+printf '%-34s %12s %10s   %s\n' "allocations per flow.get" "$allocs" "" "<= 5.4: $(met "$allocs" 5.4 max)"
