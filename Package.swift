@@ -81,7 +81,7 @@ let package = Package(
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotSystem",
+            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

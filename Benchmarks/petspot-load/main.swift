@@ -2,6 +2,8 @@
 // daemon's memory with many open flows. Figures and commands are in docs/PERFORMANCE.md.
 //
 //   petspot-load --socket run/petspotd.sock --connections 64 --seconds 10 --depth 8
+//   petspot-load --socket run/petspotd.sock --method daemon.info --depth 1
+//   petspot-load --socket echo.sock --echo --method flow.get   (a line echo server: the same lines)
 //   petspot-load --socket run/petspotd.sock --open-flows 10000
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
 #if canImport(Glibc)
@@ -21,6 +23,10 @@ struct Options {
     var gpsdBench: String?
     var requests = 200
     var naiveRequests = 20
+    /// `flow.get` (on a flow of its own per connection) or `daemon.info`.
+    var method = "flow.get"
+    /// The server only echoes lines: send the same request lines, start no flow.
+    var echo = false
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -40,6 +46,10 @@ struct Options {
             case "--gpsd-bench": o.gpsdBench = value()
             case "--requests": o.requests = Int(value()) ?? o.requests
             case "--naive-requests": o.naiveRequests = Int(value()) ?? o.naiveRequests
+            case "--method":
+                o.method = value()
+                guard ["flow.get", "daemon.info"].contains(o.method) else { fail("--method is flow.get or daemon.info") }
+            case "--echo": o.echo = true
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -101,38 +111,59 @@ if options.openFlows > 0 {
     exit(0)
 }
 
-// Throughput: each connection keeps `depth` flow.get requests in flight on its own flow.
+// Throughput: each connection keeps `depth` requests in flight (`flow.get` on its own flow, or
+// `daemon.info`), and times each window of `depth` answers from send to the last one read.
 let total = Atomic<Int>(0)
 let failures = Atomic<Int>(0)
+let latencies = Mutex<[Int64]>([])
 let deadline = Date().addingTimeInterval(options.seconds)
-let memoryProbe = (try? PetSpotConnection(socketPath: options.socket)) ?? { fail("cannot connect to \(options.socket)") }()
+let memoryProbe = options.echo ? nil : (try? PetSpotConnection(socketPath: options.socket)) ?? { fail("cannot connect to \(options.socket)") }()
 let clock = ContinuousClock()
 let began = clock.now
-/// One blocking client per thread: the daemon sees `connections` truly concurrent clients.
+/// One blocking client per thread: the server sees `connections` truly concurrent clients.
 func runClient() {
-    guard let conn = try? PetSpotConnection(socketPath: options.socket),
-          let flow = try? conn.call("flow.start").get(), let id = flow["flow"]?["id"]?.stringValue
-    else {
+    guard let conn = try? PetSpotConnection(socketPath: options.socket) else {
         failures.add(1, ordering: .relaxed)
         return
     }
-    let request = Array("{\"id\":1,\"method\":\"flow.get\",\"params\":{\"flowId\":\"\(id)\"}}\n".utf8)
+    var flowID: String?
+    if options.method == "flow.get" {
+        if options.echo {
+            // The same line as the daemon gets: an id of the same length.
+            flowID = "00000000-0000-4000-8000-000000000000"
+        } else {
+            guard let flow = try? conn.call("flow.start").get(), let id = flow["flow"]?["id"]?.stringValue else {
+                failures.add(1, ordering: .relaxed)
+                return
+            }
+            flowID = id
+        }
+    }
+    let line = flowID.map { "{\"id\":1,\"method\":\"flow.get\",\"params\":{\"flowId\":\"\($0)\"}}\n" }
+        ?? "{\"id\":1,\"method\":\"daemon.info\"}\n"
+    let request = Array(line.utf8)
     var window: [UInt8] = []
     for _ in 0..<options.depth { window += request }
     var done = 0
+    var mine: [Int64] = []
+    mine.reserveCapacity(1 << 16)
     do {
         while Date() < deadline {
+            let sent = clock.now
             try conn.send(window)
             for _ in 0..<options.depth {
                 guard let line = try conn.readLine(), line.count > 20 else { throw ClientError("short answer") }
             }
+            let took = sent.duration(to: clock.now).components
+            mine.append(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
             done += options.depth
         }
-        _ = try conn.call("flow.cancel", ["flowId": .string(id)])
+        if let flowID, !options.echo { _ = try conn.call("flow.cancel", ["flowId": .string(flowID)]) }
     } catch {
         failures.add(1, ordering: .relaxed)
     }
     total.add(done, ordering: .relaxed)
+    latencies.withLock { $0 += mine }
 }
 
 let finished = DispatchGroup()
@@ -147,8 +178,16 @@ for _ in 0..<options.connections {
 }
 finished.wait()
 let seconds = Double(began.duration(to: clock.now).components.seconds) + Double(began.duration(to: clock.now).components.attoseconds) / 1e18
-let memory = daemonMemory(memoryProbe)
-print("connections: \(options.connections), depth: \(options.depth), seconds: \(String(format: "%.1f", seconds))")
-print("flow.get answered: \(total.load(ordering: .relaxed)), failures: \(failures.load(ordering: .relaxed))")
+print("\(options.echo ? "echo of " : "")\(options.method), connections: \(options.connections), depth: \(options.depth), seconds: \(String(format: "%.1f", seconds))")
+print("answered: \(total.load(ordering: .relaxed)), failures: \(failures.load(ordering: .relaxed))")
 print(String(format: "throughput: %.0f req/s", Double(total.load(ordering: .relaxed)) / seconds))
-print("daemon RSS: \(memory.rssKiB) KiB, peak: \(memory.peakKiB) KiB")
+let sorted = latencies.withLock { $0.sorted() }
+if !sorted.isEmpty {
+    func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6 }
+    // With depth > 1 a sample is a whole window: from sending `depth` requests to the last answer.
+    print(String(format: "latency ms (per window of %d): p50 %.3f p99 %.3f max %.3f", options.depth, percentile(0.5), percentile(0.99), percentile(1)))
+}
+if let memoryProbe {
+    let memory = daemonMemory(memoryProbe)
+    print("daemon RSS: \(memory.rssKiB) KiB, peak: \(memory.peakKiB) KiB")
+}

@@ -132,6 +132,8 @@ public struct JSONParser {
                 position += 1
                 skipWhitespace()
                 let value = try parseValue(depth: depth + 1)
+                // A request has up to four members: one allocation rather than growing 1, 2, 4.
+                if members.isEmpty { members.reserveCapacity(4) }
                 members.append((key: key, value: value))
                 skipWhitespace()
                 guard position < bytes.count else { throw error(.syntax("unexpected end of input in an object")) }
@@ -218,10 +220,16 @@ public struct JSONParser {
             position += 1  // opening quote
             let start = position
             // Fast path: no escapes. Find the closing quote, then validate the UTF-8 once.
+            var ascii = true
             while position < bytes.count {
                 let b = bytes[position]
                 if b == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                    if ascii {
+                        // ASCII is valid UTF-8: no validation (generic, and slow to set up each time).
+                        position += 1
+                        return String(decoding: slice, as: UTF8.self)
+                    }
                     guard let s = String(validating: slice, as: UTF8.self) else {
                         throw JSONParseError(reason: .invalidUTF8, offset: start + invalidUTF8Offset(slice))
                     }
@@ -230,6 +238,7 @@ public struct JSONParser {
                 }
                 if b == UInt8(ascii: "\\") { break }
                 if b < 0x20 { throw error(.syntax("unescaped control character 0x\(String(b, radix: 16)) in a string")) }
+                if b >= 0x80 { ascii = false }
                 position += 1
             }
             // Slow path: unescape into a byte buffer.

@@ -41,6 +41,22 @@ public enum JSONWriter {
 
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: they go in whole, in one copy.
+        let whole: Bool? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if whole != true { writeEscaped(s, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
+    }
+
+    private static func writeEscaped(_ s: String, into out: inout [UInt8]) {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
@@ -53,6 +69,5 @@ public enum JSONWriter {
             default: out.append(b)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -9,7 +9,7 @@ import PetSpotJSON
 ///     try p.finish()
 public struct RPCParams {
     private let object: JSONObject
-    private var read: Set<String> = []
+    private var read = ReadNames()
 
     public init(_ object: JSONObject) {
         self.object = object
@@ -66,10 +66,30 @@ public struct RPCParams {
 
     /// Refuses every member that was not read.
     public func finish() throws(RPCError) {
-        for key in object.keys where !read.contains(key) {
-            let known = read.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            let takes = read.isEmpty ? "this method takes no parameters" : "it takes \(known)"
-            throw RPCError(.invalidParams, "unknown parameter \"\(key)\"; \(takes)", parameter: key)
+        for member in object.members where !read.contains(member.key) {
+            let names = Set(read.all).sorted()
+            let known = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let takes = names.isEmpty ? "this method takes no parameters" : "it takes \(known)"
+            throw RPCError(.invalidParams, "unknown parameter \"\(member.key)\"; \(takes)", parameter: member.key)
         }
     }
+}
+
+/// The names a method asked for. A method takes a handful, so the first four are kept inline:
+/// reading a request's parameters allocates nothing.
+private struct ReadNames {
+    private var first: (String?, String?, String?, String?) = (nil, nil, nil, nil)
+    private var more: [String] = []
+
+    mutating func insert(_ name: String) {
+        if contains(name) { return }
+        if first.0 == nil { first.0 = name } else if first.1 == nil { first.1 = name }
+        else if first.2 == nil { first.2 = name } else if first.3 == nil { first.3 = name } else { more.append(name) }
+    }
+
+    func contains(_ name: String) -> Bool {
+        first.0 == name || first.1 == name || first.2 == name || first.3 == name || more.contains(name)
+    }
+
+    var all: [String] { [first.0, first.1, first.2, first.3].compactMap { $0 } + more }
 }

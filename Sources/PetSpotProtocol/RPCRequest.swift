@@ -50,8 +50,12 @@ public struct RPCRequest: Sendable, Equatable {
                 return .failure(RPCFailure(id: answerID, error: RPCError(.invalidParams, "\"params\" must be an object of named parameters, not \(rawParams.typeName)", parameter: "params")))
             }
         }
-        for key in object.keys where !["jsonrpc", "id", "method", "params"].contains(key) {
-            return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "unknown member \"\(key)\" in the request; a request has jsonrpc, id, method and params", parameter: key)))
+        for member in object.members {
+            switch member.key {
+            case "jsonrpc", "id", "method", "params": continue
+            default:
+                return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "unknown member \"\(member.key)\" in the request; a request has jsonrpc, id, method and params", parameter: member.key)))
+            }
         }
         return .success(RPCRequest(id: id, method: method, params: params))
     }

@@ -43,9 +43,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var inputShutdownRequested = false
     private var drainDescriptors: [UInt64: CInt] = [:]
     private var wroteSinceFlush = false
-    /// The newest answer handed to the channel: closing waits for it to reach the socket,
+    /// An answer was handed to the channel: closing waits for the answers to reach the socket,
     /// since closing fails whatever is still queued.
-    private var lastWrite: EventLoopFuture<Void>?
+    private var wroteAny = false
     private var closeStarted = false
     private var runningWaiting = false
 
@@ -229,7 +229,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// The connection takes nothing else in hand until `answer` is written.
-    private func wait(for answer: EventLoopFuture<JSONValue?>, context: ChannelHandlerContext) {
+    private func wait(for answer: EventLoopFuture<ByteBuffer?>, context: ChannelHandlerContext) {
         busy = true
         answer.assumeIsolated().whenComplete { [self] result in
             busy = false
@@ -243,12 +243,15 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: answers
 
-    private func write(_ answer: JSONValue?, context: ChannelHandlerContext) {
-        guard let answer, context.channel.isActive else { return }
-        var bytes = JSONWriter.bytes(answer)
-        bytes.append(UInt8(ascii: "\n"))
-        writtenSinceCheck += bytes.count
-        lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
+    /// `answer` is taken, not borrowed: the newline then goes into the room left for it rather
+    /// than into a copy.
+    private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext) {
+        guard var buffer = answer.take(), context.channel.isActive else { return }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        writtenSinceCheck += buffer.readableBytes
+        // No promise per answer: closing learns that all are out from one empty write after them.
+        context.write(wrapOutboundOut(buffer), promise: nil)
+        wroteAny = true
         wroteSinceFlush = true
     }
 
@@ -271,11 +274,14 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         closeStarted = true
         flushIfNeeded(context: context)
-        guard let lastWrite else {
+        guard wroteAny else {
             context.close(promise: nil)
             return
         }
-        lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        // Writes complete in order: once this empty one has, every answer before it is out.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }
 

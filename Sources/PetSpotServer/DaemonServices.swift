@@ -28,6 +28,8 @@ public final class DaemonServices: Sendable {
     public let clock: DaemonClock
     public let makeID: @Sendable () -> String
     private let runtime: NIOLockedValueBox<RuntimeSettings>
+    /// Counts reloads: a flow view written under older settings is not given again.
+    private let generation = NIOLockedValueBox<UInt64>(0)
 
     public init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
                 makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
@@ -48,10 +50,22 @@ public final class DaemonServices: Sendable {
     /// Puts reloaded settings in force; returns the ones they replace.
     @discardableResult
     func replace(with settings: RuntimeSettings) -> RuntimeSettings {
-        runtime.withLockedValue { current in
-            defer { current = settings }
-            return current
+        // Settings and their generation change together: a reader of both sees one or the other.
+        generation.withLockedValue { generation in
+            generation &+= 1
+            return runtime.withLockedValue { current in
+                defer { current = settings }
+                return current
+            }
         }
+    }
+
+    /// Which settings are in force: it changes with each reload.
+    public var settingsGeneration: UInt64 { generation.withLockedValue { $0 } }
+
+    /// The flow environment and the generation of the settings it comes from.
+    public func flowEnvironmentAndGeneration() -> (FlowEnvironment, UInt64) {
+        generation.withLockedValue { generation in (flowEnvironment(), generation) }
     }
 
     /// The flow rules' view of the world at this moment.

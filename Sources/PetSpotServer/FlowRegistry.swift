@@ -7,7 +7,8 @@ import NIOConcurrencyHelpers
 ///
 /// One lock guards the table. Flow rules are pure and take microseconds, so they run inside
 /// the lock and a flow is never seen half-changed; nothing that waits (location, disk) ever
-/// runs while it is held.
+/// runs while it is held. Views for `flow.get` are written outside it, from a copy of the flow,
+/// and kept with the flow until it changes.
 public final class FlowRegistry: Sendable {
     public struct Limits: Sendable {
         public var maxFlowsPerUser: Int
@@ -28,6 +29,15 @@ public final class FlowRegistry: Sendable {
         var flow: Flow
         let owner: UInt32
         var lastUsed: DaemonInstant
+        /// Counts the calls that may have changed the flow: a view rendered from an older copy is not kept.
+        var revision: UInt64 = 0
+        /// The flow's view as written for the wire, while neither the flow nor the settings changed.
+        var view: RenderedView?
+    }
+
+    private struct RenderedView {
+        let generation: UInt64
+        let bytes: [UInt8]
     }
 
     private struct Table {
@@ -113,6 +123,8 @@ public final class FlowRegistry: Sendable {
             }
             table.photoBytes += photoAfter - photoBefore
             entry.lastUsed = now
+            entry.revision &+= 1
+            entry.view = nil
             switch entry.flow.state {
             case .cancelled:
                 table.entries[id] = nil
@@ -126,6 +138,44 @@ public final class FlowRegistry: Sendable {
             }
             return result
         } }.get()
+    }
+
+    /// The caller's flow as `render` writes it, as `withFlow` finds it (owner, idle time). The
+    /// written view is kept with the flow and given again while the flow is unchanged and the
+    /// settings are of `generation`; otherwise `render` writes it from a copy of the flow, outside
+    /// the lock, and says which settings generation it used.
+    public func renderedView(_ id: String, owner: UInt32, generation: UInt64,
+                             render: (Flow) -> (bytes: [UInt8], generation: UInt64)) throws(RPCError) -> [UInt8]
+    {
+        enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
+        let found = try table.withLockedValue { table in Result { () throws(RPCError) -> Found in
+            let now = clock.now
+            guard var entry = table.entries[id], entry.owner == owner else {
+                throw Self.notFound(id)
+            }
+            if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
+                Self.remove(id, entry: entry, from: &table)
+                throw Self.notFound(id)
+            }
+            entry.lastUsed = now
+            // Stored whole: changing one member in place (`entries[id]?.lastUsed`) allocates.
+            table.entries[id] = entry
+            if let view = entry.view, view.generation == generation { return .written(view.bytes) }
+            return .copy(entry.flow, revision: entry.revision)
+        } }.get()
+        switch found {
+        case .written(let bytes):
+            return bytes
+        case .copy(let flow, let revision):
+            let view = render(flow)
+            table.withLockedValue { table in
+                // Kept only if nothing changed the flow meanwhile.
+                if table.entries[id]?.revision == revision {
+                    table.entries[id]?.view = RenderedView(generation: view.generation, bytes: view.bytes)
+                }
+            }
+            return view.bytes
+        }
     }
 
     /// Drops every flow idle for longer than the timeout; returns how many.

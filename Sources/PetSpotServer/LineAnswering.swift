@@ -10,10 +10,11 @@ protocol LineAnswering {
     func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer
 }
 
+/// An answer line already written as JSON, without its newline (best with room for it).
 enum LineAnswer {
-    /// Written at once (nil: nothing to send, e.g. only notifications).
-    case now(JSONValue?)
-    /// Written when the future completes, on the same event loop; the connection takes no other
+    /// Sent at once (nil: nothing to send, e.g. only notifications).
+    case now(ByteBuffer?)
+    /// Sent when the future completes, on the same event loop; the connection takes no other
     /// line in hand meanwhile.
-    case later(EventLoopFuture<JSONValue?>)
+    case later(EventLoopFuture<ByteBuffer?>)
 }

@@ -14,10 +14,10 @@ struct RequestContext: Sendable {
     let draining: Bool
 
     enum Start {
-        /// The whole answer (nil: nothing to send, e.g. only notifications).
-        case answered(JSONValue?)
+        /// The whole answer, written (nil: nothing to send, e.g. only notifications).
+        case answered(ByteBuffer?)
         /// The rest must wait for something; it runs off the event loop.
-        case waiting(@Sendable () async -> JSONValue?)
+        case waiting(@Sendable () async -> ByteBuffer?)
     }
 
     /// Parses and answers what can be answered at once; hands back the rest as async work.
@@ -38,7 +38,7 @@ struct RequestContext: Sendable {
             }
         }
         if let refusal = refuseBatch(elements) { return .answered(refusal) }
-        var answers: [JSONValue] = []
+        var answers: [ByteBuffer] = []
         for (index, element) in elements.enumerated() {
             switch respond(to: element) {
             case .now(let answer):
@@ -49,15 +49,15 @@ struct RequestContext: Sendable {
                     var all = answers
                     if let answer = await work() { all.append(answer) }
                     all += await respondInOrder(rest)
-                    return all.isEmpty ? nil : .array(all)
+                    return Self.batch(all)
                 }
             }
         }
-        return .answered(answers.isEmpty ? nil : .array(answers))
+        return .answered(Self.batch(answers))
     }
 
     /// The whole answer to a line, entirely off the event loop.
-    func answer(line: [UInt8]) async -> JSONValue? {
+    func answer(line: [UInt8]) async -> ByteBuffer? {
         let parsed: JSONValue
         do {
             parsed = try JSONParser.parse(line, maxDepth: limits.maxJSONDepth)
@@ -68,12 +68,32 @@ struct RequestContext: Sendable {
             return await respondInOrder([parsed][...]).first
         }
         if let refusal = refuseBatch(elements) { return refusal }
-        let answers = await respondInOrder(elements[...])
-        return answers.isEmpty ? nil : .array(answers)
+        return Self.batch(await respondInOrder(elements[...]))
     }
 
-    private func respondInOrder(_ values: ArraySlice<JSONValue>) async -> [JSONValue] {
-        var answers: [JSONValue] = []
+    /// A batch's answers as one JSON array, as `JSONWriter` writes one; nil when there are none.
+    private static func batch(_ answers: [ByteBuffer]) -> ByteBuffer? {
+        guard !answers.isEmpty else { return nil }
+        var out = ByteBufferAllocator().buffer(capacity: answers.reduce(3) { $0 + $1.readableBytes + 1 })
+        out.writeInteger(UInt8(ascii: "["))
+        for (i, answer) in answers.enumerated() {
+            if i > 0 { out.writeInteger(UInt8(ascii: ",")) }
+            out.writeImmutableBuffer(answer)
+        }
+        out.writeInteger(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// An answer line written, with room for its newline.
+    static func line(_ value: JSONValue) -> ByteBuffer {
+        let bytes = JSONWriter.bytes(value)
+        var out = ByteBufferAllocator().buffer(capacity: bytes.count + 1)
+        out.writeBytes(bytes)
+        return out
+    }
+
+    private func respondInOrder(_ values: ArraySlice<JSONValue>) async -> [ByteBuffer] {
+        var answers: [ByteBuffer] = []
         for value in values {
             switch respond(to: value) {
             case .now(let answer): if let answer { answers.append(answer) }
@@ -83,26 +103,27 @@ struct RequestContext: Sendable {
         return answers
     }
 
-    private func refuseBatch(_ elements: [JSONValue]) -> JSONValue? {
+    private func refuseBatch(_ elements: [JSONValue]) -> ByteBuffer? {
         if elements.isEmpty {
-            return RPCResponse.failure(id: .null, RPCError(.invalidRequest, "an empty batch holds no request")).json
+            return Self.line(RPCResponse.failure(id: .null, RPCError(.invalidRequest, "an empty batch holds no request")).json)
         }
         if elements.count > limits.maxBatchSize {
             let error = RPCError.limitExceeded("limits.maxBatchSize", max: limits.maxBatchSize,
                                                "a batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count)")
             router.faults.limitHit("limits.maxBatchSize", connection: logger, error.message)
-            return RPCResponse.failure(id: .null, error).json
+            return Self.line(RPCResponse.failure(id: .null, error).json)
         }
         return nil
     }
 
-    private static func parseFailure(_ error: JSONParseError) -> JSONValue {
-        RPCResponse.failure(id: .null, RPCError(.parseError, "not valid JSON: \(error)")).json
+    private static func parseFailure(_ error: JSONParseError) -> ByteBuffer {
+        Self.line(RPCResponse.failure(id: .null, RPCError(.parseError, "not valid JSON: \(error)")).json)
     }
 
+    /// One answer, written (nil: a notification's, nothing to send).
     enum Answer {
-        case now(JSONValue?)
-        case later(@Sendable () async -> JSONValue?)
+        case now(ByteBuffer?)
+        case later(@Sendable () async -> ByteBuffer?)
     }
 
     /// One request of a line or a batch. Notifications run but answer nothing.
@@ -110,22 +131,41 @@ struct RequestContext: Sendable {
         let request: RPCRequest
         switch RPCRequest.validate(value) {
         case .failure(let failure):
-            return .now(failure.id.map { RPCResponse.failure(id: $0, failure.error).json })
+            return .now(failure.id.map { Self.line(RPCResponse.failure(id: $0, failure.error).json) })
         case .success(let r):
             request = r
         }
         let id = request.id
         if draining {
-            return .now(id.map { RPCResponse.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")).json })
+            return .now(id.map { Self.line(RPCResponse.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")).json) })
         }
         switch router.route(request, peer: peer, logger: logger) {
         case .done(let outcome):
-            return .now(id.map { RPCResponse(id: $0, outcome: outcome).json })
+            return .now(id.map { Self.line(RPCResponse(id: $0, outcome: outcome).json) })
         case .pending(let work):
             return .later {
                 let outcome = await work()
-                return id.map { RPCResponse(id: $0, outcome: outcome).json }
+                return id.map { Self.line(RPCResponse(id: $0, outcome: outcome).json) }
             }
+        case .flowView(let view):
+            return .now(id.map { Self.flowAnswer(id: $0, view: view) })
         }
+    }
+
+    /// The bytes `JSONWriter` writes for `{"jsonrpc":"2.0","id":id,"result":{"flow":view}}`,
+    /// with room for the newline: one allocation.
+    static func flowAnswer(id: JSONValue, view: [UInt8]) -> ByteBuffer {
+        let prefix = #"{"jsonrpc":"2.0","id":"#, middle = #","result":{"flow":"#
+        var out = ByteBufferAllocator().buffer(capacity: prefix.utf8.count + middle.utf8.count + view.count + 48)
+        out.writeString(prefix)
+        if case .number(let number) = id {
+            out.writeString(number.literal)
+        } else {
+            out.writeBytes(JSONWriter.bytes(id))
+        }
+        out.writeString(middle)
+        out.writeBytes(view)
+        out.writeString("}}")
+        return out
     }
 }

@@ -10,6 +10,8 @@ import PetSpotStore
 public enum Reply: Sendable {
     case done(Result<JSONValue, RPCError>)
     case pending(@Sendable () async -> Result<JSONValue, RPCError>)
+    /// `{"flow": view}`, with the view already written for the wire (`flow.get`).
+    case flowView([UInt8])
 }
 
 /// Decodes a method's parameters, calls the domain and shapes the answer. One short function
@@ -36,6 +38,8 @@ public struct RequestRouter: Sendable {
                 logFault(outcome, request, logger)
                 return outcome
             }
+        case .flowView(let view):
+            return .flowView(view)
         }
     }
 
@@ -77,7 +81,7 @@ public struct RequestRouter: Sendable {
             case .daemonInfo: return .done(.success(try daemonInfo(&params)))
             case .speciesList: return .done(.success(try speciesList(&params)))
             case .flowStart: return .done(.success(try flowStart(&params, peer)))
-            case .flowGet: return .done(.success(try flowGet(&params, peer)))
+            case .flowGet: return try flowGet(&params, peer)
             case .flowUpdate: return try flowUpdate(&params, peer)
             case .flowContinue: return .done(.success(try flowContinue(&params, peer)))
             case .flowBack: return .done(.success(try flowBack(&params, peer)))
@@ -139,8 +143,15 @@ public struct RequestRouter: Sendable {
         return ["flow": flow.view(env: services.flowEnvironment()).json]
     }
 
-    private func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> JSONValue {
-        try onFlow(&p, peer) { _, _ in [:] }
+    /// The most frequent request: its view is written once per change of the flow and kept.
+    private func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {
+        let id = try p.requiredString("flowId")
+        try p.finish()
+        let services = self.services
+        return .flowView(try services.registry.renderedView(id, owner: peer.uid, generation: services.settingsGeneration) { flow in
+            let (env, generation) = services.flowEnvironmentAndGeneration()
+            return (JSONWriter.bytes(flow.view(env: env).json), generation)
+        })
     }
 
     private func flowUpdate(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply {

@@ -22,7 +22,7 @@ struct RouterAnswering: LineAnswering {
             let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
                                  details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
             router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
-            return .now(RPCResponse.failure(id: .null, error).json)
+            return .now(RequestContext.line(RPCResponse.failure(id: .null, error).json))
         case .line(let line):
             let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining)
             if line.readableBytes >= Self.offloadLineBytes {

@@ -18,15 +18,15 @@ struct ConnectionHandlerTests {
     final class HeldAnswers: LineAnswering {
         /// The lines asked about, in order; "(stopping)" after those asked while draining.
         private(set) var asked: [String] = []
-        private var held: [String: EventLoopPromise<JSONValue?>] = [:]
+        private var held: [String: EventLoopPromise<ByteBuffer?>] = [:]
 
         func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer {
-            guard case .line(let buffer) = frame else { return .now("too long") }
+            guard case .line(let buffer) = frame else { return .now(ByteBuffer(bytes: JSONWriter.bytes("too long"))) }
             let line = String(buffer: buffer)
             asked.append(draining ? line + " (stopping)" : line)
-            if draining { return .now(.string("refused " + line)) }
-            guard line.hasPrefix("slow") else { return .now(.string(line)) }
-            let promise = eventLoop.makePromise(of: JSONValue?.self)
+            if draining { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string("refused " + line)))) }
+            guard line.hasPrefix("slow") else { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string(line)))) }
+            let promise = eventLoop.makePromise(of: ByteBuffer?.self)
             held[line] = promise
             return .later(promise.futureResult)
         }
@@ -34,7 +34,7 @@ struct ConnectionHandlerTests {
         func release(_ line: String) throws {
             let promise = held.removeValue(forKey: line)
             try #require(promise != nil, "\(line) is not waiting")
-            promise?.succeed(.string(line))
+            promise?.succeed(ByteBuffer(bytes: JSONWriter.bytes(.string(line))))
         }
     }
 

@@ -36,6 +36,52 @@ struct FlowRegistryTests {
         #expect(flows.count == 0)
     }
 
+    @Test("a written view is given again until the flow changes or the settings do; asking for it keeps the flow alive")
+    func keptView() throws {
+        let clock = ManualTime()
+        let flows = registry(idle: 60, clock: clock)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        var renders = 0
+        func view(_ generation: UInt64) throws -> String {
+            String(decoding: try flows.renderedView("a", owner: 1, generation: generation) { flow in
+                renders += 1
+                return (Array("\(flow.step) \(renders)".utf8), generation)
+            }, as: UTF8.self)
+        }
+        #expect(try view(0) == "chip 1")
+        #expect(try view(0) == "chip 1")
+        _ = try flows.withFlow("a", owner: 1) { _ in }  // a call that may change the flow
+        #expect(try view(0) == "chip 2")
+        #expect(try view(1) == "chip 3")  // the settings were reloaded
+        #expect(try view(1) == "chip 3")
+        #expect(throws: FlowRegistry.notFound("a")) { try flows.renderedView("a", owner: 2, generation: 1) { _ in ([], 1) } }
+        clock.advance(by: .seconds(60))
+        _ = try view(1)
+        clock.advance(by: .seconds(60))
+        #expect(flows.expireIdle() == 0)
+        clock.advance(by: .nanoseconds(1))
+        #expect(throws: FlowRegistry.notFound("a")) { try view(1) }
+    }
+
+    @Test("a view is written outside the lock, and one written while the flow changed is not kept")
+    func viewDuringChange() throws {
+        let flows = registry()
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        var renders = 0
+        let first = try flows.renderedView("a", owner: 1, generation: 0) { _ in
+            renders += 1
+            // The lock is free meanwhile (held, this would deadlock): another request changes the flow.
+            _ = try? flows.withFlow("a", owner: 1) { _ in }
+            return (Array("\(renders)".utf8), 0)
+        }
+        #expect(first == Array("1".utf8))
+        let second = try flows.renderedView("a", owner: 1, generation: 0) { _ in
+            renders += 1
+            return (Array("\(renders)".utf8), 0)
+        }
+        #expect(second == Array("2".utf8))
+    }
+
     @Test("the sweep drops only idle flows")
     func sweep() throws {
         let clock = ManualTime()

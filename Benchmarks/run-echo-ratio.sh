@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# petspotd against a bare C epoll NDJSON echo server (Benchmarks/echo/echo.c), side by side in
+# one run with the same load client and the same request lines. Prints each figure, the ratios
+# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server"), then allocations per
+# flow.get (Benchmarks/run-allocs.sh).
+#   Benchmarks/run-echo-ratio.sh [seconds per figure]
+# BIN=dir runs the petspotd and petspot-load found there instead of building (to compare a
+# saved build with the current one in alternating runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-5}
+scratch=${SCRATCH:-.build-release}
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
+  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+fi
+dir=$(mktemp -d)
+cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-echo" Benchmarks/echo/echo.c
+pid=""
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
+
+wait_for_socket() {
+  for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.05; done
+  echo "no socket at $1"; cat "$dir"/*.log 2>/dev/null; exit 1
+}
+
+# load SOCKET DEPTH ARGS…: runs petspot-load, shows its output, leaves "req/s p99ms" in $result.
+load() {
+  local socket=$1 depth=$2; shift 2
+  local out
+  out=$("$bin/petspot-load" --socket "$socket" --connections 64 --seconds "$seconds" --depth "$depth" "$@")
+  echo "$out" | sed 's/^/    /'
+  if echo "$out" | grep -q 'failures: [1-9]'; then echo "failures: see above"; exit 1; fi
+  result="$(echo "$out" | awk '/^throughput:/ {print $2}') $(echo "$out" | awk '/^latency/ {print $(NF-2)}')"
+}
+
+"$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
+  --location-providers simulated --log-level warning --limit maxFlowsPerUser=20000 2>"$dir/petspotd.log" &
+pid=$!
+wait_for_socket "$dir/petspotd.sock"
+echo "== petspotd, 64 connections, $seconds s each"
+load "$dir/petspotd.sock" 1 --method flow.get; read -r get1 get1p99 <<<"$result"
+load "$dir/petspotd.sock" 1 --method daemon.info; read -r info1 info1p99 <<<"$result"
+load "$dir/petspotd.sock" 32 --method flow.get; read -r get32 _ <<<"$result"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+
+"$dir/petspot-echo" "$dir/echo.sock" 2>"$dir/echo.log" &
+pid=$!
+wait_for_socket "$dir/echo.sock"
+echo "== C echo server, the same flow.get lines"
+load "$dir/echo.sock" 1 --echo --method flow.get; read -r echo1 echo1p99 <<<"$result"
+load "$dir/echo.sock" 32 --echo --method flow.get; read -r echo32 _ <<<"$result"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+pid=""
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+met() { awk -v v="$1" -v g="$2" -v dir="$3" 'BEGIN { ok = (dir == "min") ? v >= g : v <= g; print ok ? "met" : "NOT met" }'; }
+r_get=$(ratio "$get1" "$echo1"); r_info=$(ratio "$info1" "$echo1")
+echo
+echo "== summary (64 connections)"
+printf '%-34s %12s %10s   %s\n' "what" "req/s" "p99 ms" "goal"
+printf '%-34s %12s %10s   %s\n' "C echo, 64x1" "$echo1" "$echo1p99" ""
+printf '%-34s %12s %10s   %s\n' "C echo, 64x32" "$echo32" "" ""
+printf '%-34s %12s %10s   %s\n' "flow.get, 64x1" "$get1" "$get1p99" "p99 <= 1.5 ms: $(met "$get1p99" 1.5 max)"
+printf '%-34s %12s %10s   %s\n' "daemon.info, 64x1" "$info1" "$info1p99" ""
+printf '%-34s %12s %10s   %s\n' "flow.get, 64x32" "$get32" "" ">= 200000 req/s: $(met "$get32" 200000 min)"
+printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x1)" "$r_get" "" ">= 0.35: $(met "$r_get" 0.35 min)"
+printf '%-34s %12s %10s   %s\n' "daemon.info / echo (64x1)" "$r_info" "" ">= 0.45: $(met "$r_info" 0.45 min)"
+printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x32)" "$(ratio "$get32" "$echo32")" "" ""
+allocs=$(BIN="$bin" Benchmarks/run-allocs.sh flow.get 1 4 | awk '/^allocations per/ {print $NF}')
+# 27.0 per flow.get at commit 9207635, before issue 12's work: the goal is 5 times fewer.
+printf '%-34s %12s %10s   %s\n' "allocations per flow.get" "$allocs" "" "<= 5.4: $(met "$allocs" 5.4 max)"

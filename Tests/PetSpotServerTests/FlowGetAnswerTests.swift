@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import NIOCore
+import PetSpotFlow
+import PetSpotJSON
+import PetSpotLocation
+import PetSpotProtocol
+import PetSpotStore
+import PetSpotSystem
+import Synchronization
+@testable import PetSpotServer
+import Testing
+
+/// `flow.get` answers through the daemon's own request path, in process: the bytes on the wire
+/// are pinned (golden lines, as a run of the daemon wrote them), and after each change of a
+/// flow, `flow.get` answers the flow as it is now.
+@Suite("flow.get answers")
+struct FlowGetAnswerTests {
+    /// Flow ids are "flow-a", "flow-b", … in the order the flows start.
+    final class InProcess: Sendable {
+        let services: DaemonServices
+        let router: RequestRouter
+        let directory: URL
+        let peer = Peer(pid: 1, uid: 1000, gid: 1000)
+
+        init() async throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-flowget-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
+            let clock = DaemonClock.manual(ManualTime())
+            let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
+            let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))
+            let settings = RuntimeSettings(configuration: DaemonConfiguration(),
+                                           location: LocationService(providers: [], settingsFile: "f", clock: clock),
+                                           species: species, calendar: try #require(LocalCalendar(zone: "UTC")))
+            let next = IDCounter()
+            services = DaemonServices(settings: settings,
+                                      registry: FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
+                                      store: store, clock: clock,
+                                      makeID: { "flow-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8(next.next()))) })
+            router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))
+        }
+
+        /// The answer line the daemon writes for `line` (without its newline).
+        func answer(_ line: String) throws -> String {
+            let context = RequestContext(router: router, peer: peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false)
+            guard case .answered(let bytes) = context.start(line: ByteBuffer(string: line)) else {
+                Issue.record("\(line) did not answer at once")
+                return ""
+            }
+            return String(buffer: try #require(bytes))
+        }
+
+        func close() async throws {
+            try await services.store.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// Written by a run of the daemon (TZ=UTC, its date set to the manual clock's) for the flows
+    /// of `goldenBytes`.
+    static let golden = [
+        "flow-a": ##"{"jsonrpc":"2.0","id":7,"result":{"flow":{"id":"flow-a","state":"active","step":"chip","locale":"en","screen":{"title":"Microchip number","progress":{"current":1,"total":4,"label":"1/4"},"heading":"Microchip number","text":"Microchip identification is the most efficient way to reunite with your pet. If your pet has been microchipped and you know the microchip number, please enter it here.","fields":[{"name":"chipNumber","label":"Microchip number (optional)","placeholder":"00000-00000-00000","value":null,"display":null,"required":false,"enabled":true,"error":null,"helper":null,"counter":null}],"actions":["continue","back"],"toast":null,"alert":null},"values":{"chipNumber":null,"photo":null,"disappearanceDate":null,"species":null,"race":null,"gender":null,"age":null,"latitude":null,"longitude":null,"additionalDescription":null,"contactPhone":null,"contactEmail":null}}}}"##,
+        "flow-b": ##"{"jsonrpc":"2.0","id":7,"result":{"flow":{"id":"flow-b","state":"active","step":"description","locale":"pl","screen":{"title":"Opis zwierzęcia","progress":{"current":3,"total":4,"label":"3/4"},"heading":"Opis zwierzęcia","text":"Napisz, kiedy zwierzę zaginęło i jak je rozpoznać.","fields":[{"name":"disappearanceDate","label":"Data zaginięcia","placeholder":"RRRR-MM-DD","value":"2026-11-18","display":"18 listopada 2026","required":true,"enabled":true,"error":null,"helper":null,"counter":null},{"name":"species","label":"Gatunek zwierzęcia","placeholder":"Wybierz opcję","value":"dog","display":"Pies","required":true,"enabled":true,"error":null,"helper":null,"counter":null,"options":[{"id":"dog","name":"Pies"},{"id":"cat","name":"Kot"},{"id":"rabbit","name":"Królik"},{"id":"ferret","name":"Fretka"},{"id":"guinea-pig","name":"Świnka morska"},{"id":"hamster","name":"Chomik"},{"id":"rat","name":"Szczur"},{"id":"bird","name":"Ptak"},{"id":"tortoise","name":"Żółw"},{"id":"horse","name":"Koń"},{"id":"other","name":"Inny"}]},{"name":"race","label":"Rasa zwierzęcia","placeholder":"np. labrador","value":"x\"1\\\n\t\u0001\u007f ż","display":"x\"1\\\n\t\u0001\u007f ż","required":true,"enabled":true,"error":null,"helper":null,"counter":null},{"name":"gender","label":"Płeć","placeholder":"Wybierz opcję","value":null,"display":null,"required":true,"enabled":true,"error":null,"helper":null,"counter":null,"options":[{"id":"female","name":"Samica"},{"id":"male","name":"Samiec"}]},{"name":"age","label":"Wiek zwierzęcia (opcjonalnie)","placeholder":"Liczba lat, 0–40","value":null,"display":null,"required":false,"enabled":true,"error":null,"helper":null,"counter":null},{"name":"latitude","label":"Szerokość geograficzna (opcjonalnie)","placeholder":"np. 52.22977","value":null,"display":null,"required":false,"enabled":true,"error":null,"helper":null,"counter":null},{"name":"longitude","label":"Długość geograficzna (opcjonalnie)","placeholder":"np. 21.01178","value":null,"display":null,"required":false,"enabled":true,"error":null,"helper":"Na tym etapie nie zbieramy innych informacji o miejscu zaginięcia.","counter":null},{"name":"additionalDescription","label":"Dodatkowy opis zwierzęcia (opcjonalnie)","placeholder":"Umaszczenie, obroża, znaki szczególne…","value":"x\"1\\\n\t\u0001\u007f ż","display":"x\"1\\\n\t\u0001\u007f ż","required":false,"enabled":true,"error":null,"helper":null,"counter":"10/500"}],"actions":["continue","back","requestLocation"],"toast":null,"alert":null},"values":{"chipNumber":null,"photo":null,"disappearanceDate":"2026-11-18","species":"dog","race":"x\"1\\\n\t\u0001\u007f ż","gender":null,"age":null,"latitude":null,"longitude":null,"additionalDescription":"x\"1\\\n\t\u0001\u007f ż","contactPhone":null,"contactEmail":null}}}}"##,
+    ]
+
+    /// Starts a flow, takes it through `steps` (a method, and the values of an update), and
+    /// answers `flow.get` on it (request id 7).
+    func startAndGet(_ daemon: InProcess, locale: String, steps: [(method: String, values: String?)] = []) throws -> (id: String, answer: String) {
+        let start = try JSONParser.parse(try daemon.answer(#"{"jsonrpc":"2.0","id":1,"method":"flow.start","params":{"locale":"\#(locale)"}}"#))
+        let id = try #require(start["result"]?["flow"]?["id"]?.stringValue)
+        for (method, values) in steps {
+            let params = values.map { #"{"flowId":"\#(id)","values":\#($0)}"# } ?? #"{"flowId":"\#(id)"}"#
+            let answer = try JSONParser.parse(try daemon.answer(#"{"jsonrpc":"2.0","id":2,"method":"\#(method)","params":\#(params)}"#))
+            #expect(answer["result"] != nil, "\(method) failed: \(answer)")
+        }
+        return (id, try daemon.answer(#"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"\#(id)"}}"#))
+    }
+
+    @Test("the answer's bytes are the same as before: a new flow, and a Polish one holding a refused value that needs escapes")
+    func goldenBytes() async throws {
+        let daemon = try await InProcess()
+        let a = try startAndGet(daemon, locale: "en")
+        let odd = #""x\"1\\\n\t\u0001\u007f ż""#
+        let b = try startAndGet(daemon, locale: "pl", steps: [
+            ("flow.continue", nil), ("flow.continue", nil),
+            ("flow.update", #"{"species":"dog","race":\#(odd),"additionalDescription":\#(odd)}"#),
+        ])
+        #expect(a.answer == Self.golden["flow-a"])
+        #expect(b.answer == Self.golden["flow-b"])
+        // Asked again: the same bytes.
+        #expect(try daemon.answer(#"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"flow-b"}}"#) == Self.golden["flow-b"])
+        try await daemon.close()
+    }
+
+    @Test("after each change of a flow, flow.get answers the view of the flow as it is")
+    func changedFlow() async throws {
+        let daemon = try await InProcess()
+        let (id, _) = try startAndGet(daemon, locale: "en")
+        let steps = [
+            #"{"jsonrpc":"2.0","id":3,"method":"flow.continue","params":{"flowId":"\#(id)"}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"flow.continue","params":{"flowId":"\#(id)"}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"flow.update","params":{"flowId":"\#(id)","values":{"species":"dog","race":"Lab \"Rex\" \\ ż\t","gender":"female"}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"flow.back","params":{"flowId":"\#(id)"}}"#,
+        ]
+        for step in steps {
+            _ = try daemon.answer(step)
+            let flow = try daemon.services.registry.withFlow(id, owner: daemon.peer.uid) { $0 }
+            let expected = JSONWriter.string(RPCResponse.success(id: 7, ["flow": flow.view(env: daemon.services.flowEnvironment()).json]).json)
+            #expect(try daemon.answer(#"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"\#(id)"}}"#) == expected)
+        }
+        _ = try daemon.answer(#"{"jsonrpc":"2.0","id":3,"method":"flow.cancel","params":{"flowId":"\#(id)"}}"#)
+        let gone = try JSONParser.parse(try daemon.answer(#"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"\#(id)"}}"#))
+        #expect(gone["error"]?["data"]?["kind"]?.stringValue == "flowNotFound")
+        try await daemon.close()
+    }
+
+    @Test("a batch of flow.get answers is one array of the same answers")
+    func batch() async throws {
+        let daemon = try await InProcess()
+        let (id, single) = try startAndGet(daemon, locale: "en")
+        let get = #"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"\#(id)"}}"#
+        #expect(try daemon.answer("[\(get),\(get)]") == "[\(single),\(single)]")
+        try await daemon.close()
+    }
+}
+
+/// Hands out 0, 1, 2, … to any thread.
+final class IDCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
+}
