@@ -4,6 +4,7 @@
 //   petspot-load --socket run/petspotd.sock --connections 64 --seconds 10 --depth 8
 //   petspot-load --socket run/petspotd.sock --open-flows 10000
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
+//   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,7 @@ struct Options {
     var gpsdBench: String?
     var requests = 200
     var naiveRequests = 20
+    var submits = false
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -40,6 +42,7 @@ struct Options {
             case "--gpsd-bench": o.gpsdBench = value()
             case "--requests": o.requests = Int(value()) ?? o.requests
             case "--naive-requests": o.naiveRequests = Int(value()) ?? o.naiveRequests
+            case "--submits": o.submits = true
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -70,6 +73,11 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 
 if let gpsd = options.gpsdBench {
     GpsdBenchmark.run(socket: options.socket, gpsd: gpsd, requests: options.requests, naiveRequests: options.naiveRequests)
+    exit(0)
+}
+
+if options.submits {
+    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds)
     exit(0)
 }
 
