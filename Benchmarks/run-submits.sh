@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Figures for docs/PERFORMANCE.md: durable submits. Builds release binaries, runs petspotd on a
 # scratch socket and a fresh database in $TMPDIR (it must be a disk, not a tmpfs: the figures are
-# about fsync), and files whole reports over 1 and then N connections with petspot-load.
+# about fsync), and files whole reports over 1 and then N connections with petspot-load; then
+# the report store alone, in process (petspot-store-load), with 1 and then N writers.
 #   Benchmarks/run-submits.sh [connections] [seconds]
-# BIN=dir runs the petspotd and petspot-load found in dir instead of building: to compare two
+# BIN=dir runs the petspotd, petspot-load and petspot-store-load found in dir instead of building: to compare two
 # builds in alternating runs on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ if [ -n "${BIN:-}" ]; then
   bin=$BIN
 else
   scratch=${SCRATCH:-.build-release}
-  for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
+  for product in petspotd petspot-load petspot-store-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
   bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 fi
 dir=$(mktemp -d)
@@ -43,4 +44,10 @@ for n in 1 "$connections"; do
   "$bin/petspot-load" --socket "$dir/petspotd.sock" --submits --connections "$n" --seconds "$seconds"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
   rm -f "$dir/petspotd.sock"
+done
+
+for n in 1 "$connections"; do
+  echo "== the report store alone, $n writer(s), $seconds s"
+  rm -f "$dir"/store.sqlite*
+  "$bin/petspot-store-load" "$dir/store.sqlite" "$n" "$seconds"
 done
