@@ -66,6 +66,8 @@ let package = Package(
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
+        // The report store alone, in process: what durable submits cost without the socket and the flow.
+        .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
 
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),

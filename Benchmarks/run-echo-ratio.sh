@@ -71,5 +71,5 @@ printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x1)" "$r_get" "" ">= 0.35: $
 printf '%-34s %12s %10s   %s\n' "daemon.info / echo (64x1)" "$r_info" "" ">= 0.45: $(met "$r_info" 0.45 min)"
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x32)" "$(ratio "$get32" "$echo32")" "" ""
 allocs=$(BIN="$bin" Benchmarks/run-allocs.sh flow.get 1 4 | awk '/^allocations per/ {print $NF}')
-# 27.0 per flow.get at commit 9207635, before issue 12's work: the goal is 5 times fewer.
+# 27.0 per flow.get at commit 9207635, before the kept views: the goal is 5 times fewer.
 printf '%-34s %12s %10s   %s\n' "allocations per flow.get" "$allocs" "" "<= 5.4: $(met "$allocs" 5.4 max)"

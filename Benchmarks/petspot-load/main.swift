@@ -6,6 +6,7 @@
 //   petspot-load --socket echo.sock --echo --method flow.get   (a line echo server: the same lines)
 //   petspot-load --socket run/petspotd.sock --open-flows 10000
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
+//   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,7 @@ struct Options {
     var method = "flow.get"
     /// The server only echoes lines: send the same request lines, start no flow.
     var echo = false
+    var submits = false
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -50,6 +52,7 @@ struct Options {
                 o.method = value()
                 guard ["flow.get", "daemon.info"].contains(o.method) else { fail("--method is flow.get or daemon.info") }
             case "--echo": o.echo = true
+            case "--submits": o.submits = true
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -80,6 +83,11 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 
 if let gpsd = options.gpsdBench {
     GpsdBenchmark.run(socket: options.socket, gpsd: gpsd, requests: options.requests, naiveRequests: options.naiveRequests)
+    exit(0)
+}
+
+if options.submits {
+    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds)
     exit(0)
 }
 

@@ -22,6 +22,10 @@ public final class ReportStore: Sendable {
     private let gate = SerialGate()
     /// Set when close begins: calls made from then on fail with `.closed`.
     private let isClosed = NIOLockedValueBox(false)
+    /// Submits not yet taken into a group, oldest first.
+    private let pendingSubmits = NIOLockedValueBox<[PendingSubmit]>([])
+    /// Submit transactions committed since opening: tells tests how submits were grouped.
+    let committedTransactions = NIOLockedValueBox(0)
 
     /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
     private static let busyTimeoutMilliseconds = 5000
@@ -98,18 +102,128 @@ public final class ReportStore: Sendable {
         try await ReportSchema.migrate(db, path: path)
     }
 
-    /// Inserts in one transaction; returns only after the commit is durable in the file at `path`:
-    /// when that file was deleted, replaced, truncated or overwritten, throws `.fileLost` instead. If a report for flowID already exists (UNIQUE constraint), returns that one unchanged
-    /// (also when two submits race). `inserted` tells which happened.
+    /// Stores the report; returns only after the transaction holding it has committed durably in
+    /// the file at `path`: when that file was deleted, replaced, truncated or overwritten, throws
+    /// `.fileLost` instead. If a report for flowID already exists (UNIQUE constraint), returns that
+    /// one unchanged (also when two submits race, or share a group). `inserted` tells which happened.
     ///
     /// Throws `.conflict` if the flow's report belongs to another user (it is never handed out),
     /// or if the report id is already used by another flow.
+    ///
+    /// Group commit: submits that arrive while another operation holds the connection (a commit
+    /// waiting for its fsync, say) are stored together in the next transaction, one fsync for all
+    /// (at most `maxGroupMembers` reports and about `maxGroupBytes`). A member refused on its own
+    /// (`.conflict`) gets its error and the others commit; any other failure (I/O, a full disk, a
+    /// lost file) fails every member of the group, and none of them is stored.
     public func submit(_ report: NewReport) async throws(ReportStoreError) -> (report: StoredReport, inserted: Bool) {
-        let path = self.path
-        let result = try await writing("cannot submit report") { db in
-            try await Self.insert(report, into: db, path: path)
+        let action = Self.submitAction
+        try checkOpen(action)
+        if Task.isCancelled {
+            throw ReportStoreError(kind: .cancelled, path: path, message: "\(action): cancelled")
         }
-        return (report: result.report, inserted: result.inserted)
+        let pending = PendingSubmit(report)
+        pendingSubmits.withLockedValue { $0.append(pending) }
+        // Unstructured, like every operation: once queued, a submit is stored or failed with its
+        // group even if its caller is cancelled (SQLiteNIO skips the statements of a cancelled task).
+        await Task { [self] in
+            await gate.withTurn {
+                // An earlier turn may have taken it into its group already; if not, the groups
+                // waiting ahead of it are committed first, in the order they arrived.
+                while !pending.isAnswered {
+                    let group = takeGroup()
+                    guard !group.isEmpty else { break }
+                    await commit(group)
+                }
+            }
+        }.value
+        guard let outcome = pending.outcome else {
+            throw ReportStoreError(kind: .io, path: path, message: "\(action): no transaction took the report")
+        }
+        return try outcome.get()
+    }
+
+    private static let submitAction = "cannot submit report"
+
+    /// Bounds a group's transaction: it holds the connection (reads wait behind it) and its WAL
+    /// frames are written at once. 64 reports already turn 64 fsyncs into one; more would only
+    /// make the reads queued behind the group wait longer. A fixed constant, not a setting: it
+    /// changes no guarantee, only how the work is batched.
+    static let maxGroupMembers = 64
+    /// Photos make reports large (up to limits.maxPhotoBytes each): a group stops growing once it
+    /// holds this much, so a backlog of photos does not become one transaction of hundreds of MiB
+    /// in the WAL. The first member always goes in, whatever its size.
+    static let maxGroupBytes = walSizeLimitBytes
+
+    /// The oldest waiting submits, as many as one group takes.
+    private func takeGroup() -> [PendingSubmit] {
+        pendingSubmits.withLockedValue { waiting in
+            var count = 0
+            var bytes = 0
+            for submit in waiting {
+                guard count < Self.maxGroupMembers, count == 0 || bytes + submit.bytes <= Self.maxGroupBytes else { break }
+                count += 1
+                bytes += submit.bytes
+            }
+            defer { waiting.removeFirst(count) }
+            return Array(waiting.prefix(count))
+        }
+    }
+
+    /// Stores `group` in one transaction and answers each member; runs in a turn of the gate.
+    private func commit(_ group: [PendingSubmit]) async {
+        let action = Self.submitAction
+        let path = self.path
+        let watch = self.watch
+        guard let db = connection.withLockedValue({ $0 }) else {
+            let closed = ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
+            for member in group { member.answer(.failure(closed)) }
+            return
+        }
+        do {
+            try await db.run { try watch.check() }
+            let outcomes = try await db.inTransaction {
+                var outcomes: [Result<(report: StoredReport, inserted: Bool), ReportStoreError>] = []
+                outcomes.reserveCapacity(group.count)
+                for member in group {
+                    do {
+                        outcomes.append(.success(try await Self.insert(member.report, into: db, path: path)))
+                    } catch let error where Self.failsOnlyItsMember(error) {
+                        // Only this member's statement was undone (the owner check writes nothing;
+                        // SQLite undoes a statement that breaks a constraint, not the transaction).
+                        outcomes.append(.failure(ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)))
+                    }
+                }
+                return outcomes
+            }
+            committedTransactions.withLockedValue { $0 += 1 }
+            // Committed, but only to the file SQLite has open: it counts once that file is still
+            // the one at the path. Checked in the same turn, so no other commit comes between.
+            try await db.run { try watch.check() }
+            for (member, outcome) in zip(group, outcomes) { member.answer(outcome) }
+        } catch {
+            let failure = await Self.explain(error, action, path: path, watch: watch, db: db)
+            for member in group { member.answer(.failure(failure)) }
+        }
+    }
+
+    /// A report refused for what it holds, not for the state of the database: the rest of its
+    /// group is stored without it.
+    private static func failsOnlyItsMember(_ error: any Error) -> Bool {
+        switch error {
+        case let error as ReportStoreError:
+            return error.kind == .conflict
+        case let error as SQLiteError:
+            switch error.reason {
+            case .constraint, .constraintCheckFailed, .constraintNotNullFailed, .constraintPrimaryKeyFailed,
+                 .constraintUniqueFailed, .constraintUniqueRowIDFailed, .constraintForeignKeyFailed,
+                 .constraintStrictDataTypeFailed:
+                return true
+            default:
+                return false
+            }
+        default:
+            return false
+        }
     }
 
     /// The body of a submit's transaction: the flow's report if it has one, else the new one.
@@ -284,24 +398,25 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// Submits queued and not yet taken into a group: lets a test wait until its submits are queued.
+    var queuedSubmits: Int { pendingSubmits.withLockedValue { $0.count } }
+
+    /// Runs `body` in a turn of its own: operations called meanwhile wait, as they would behind a
+    /// slow commit. For tests that need submits to queue up.
+    func holdingTurn<T>(_ body: () async throws -> T) async throws -> T {
+        try await gate.withTurn(body)
+    }
+
+    /// Runs one SQL statement on the store's connection, in its own turn: for tests that set a
+    /// limit of SQLite's (`PRAGMA max_page_count`) to make the file system's failures real.
+    func execute(_ sql: String) async throws(ReportStoreError) {
+        try await operation("cannot run \(sql)") { db in try await db.execute(sql) }
+    }
+
     private func reading<T: Sendable>(
         _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> T
     ) async throws(ReportStoreError) -> T {
         try await operation(action, body)
-    }
-
-    /// Runs `body` in one write transaction; returns after the commit is durable in the file at `path`.
-    private func writing<T: Sendable>(
-        _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> T
-    ) async throws(ReportStoreError) -> T {
-        let watch = self.watch
-        return try await operation(action) { db in
-            let result = try await db.inTransaction { try await body(db) }
-            // Committed, but only to the file SQLite has open: it counts once that file is still
-            // the one at the path. Checked in the same turn, so no other commit comes between.
-            try await db.run { try watch.check() }
-            return result
-        }
     }
 
     /// Runs `body` in its turn on the open connection, after checking that the database file is

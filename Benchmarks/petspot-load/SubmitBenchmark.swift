@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PetSpotClient
+import Synchronization
+
+/// Durable submits: each connection files whole reports in a closed loop. The steps before the
+/// submit go in one write (the daemon answers in order); only the `flow.submit` round trip is
+/// timed, from its send to its answer, which comes once the report is durable on disk.
+enum SubmitBenchmark {
+    /// The update/continue requests that take a new flow to its last step (as Benchmarks/run-footprint.sh).
+    static func steps(_ flow: String) -> [UInt8] {
+        let values = [
+            #"{"chipNumber":"616091234567890"}"#, nil,
+            #"{"species":"dog","race":"Beagle","gender":"male","latitude":52.22968,"longitude":21.01223}"#,
+            #"{"contactEmail":"owner@example.org"}"#,
+        ]
+        var lines = ""
+        for (i, value) in values.enumerated() {
+            if let value {
+                lines += #"{"id":\#(2 * i),"method":"flow.update","params":{"flowId":"\#(flow)","values":\#(value)}}"# + "\n"
+            }
+            lines += #"{"id":\#(2 * i + 1),"method":"flow.continue","params":{"flowId":"\#(flow)"}}"# + "\n"
+        }
+        return Array(lines.utf8)
+    }
+
+    static func run(socket: String, connections: Int, seconds: Double) {
+        let latencies = Mutex<[Duration]>([])
+        let failures = Atomic<Int>(0)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        let began = clock.now
+        let finished = DispatchGroup()
+        for _ in 0..<connections {
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                var mine: [Duration] = []
+                defer { latencies.withLock { $0 += mine } }
+                guard let conn = try? PetSpotConnection(socketPath: socket) else {
+                    failures.add(1, ordering: .relaxed)
+                    return
+                }
+                do {
+                    while clock.now < deadline {
+                        guard let flow = try conn.call("flow.start").get()["flow"]?["id"]?.stringValue else {
+                            throw ClientError("flow.start gave no flow id")
+                        }
+                        try conn.send(steps(flow))
+                        for _ in 0..<7 {
+                            guard let answer = try conn.readValue(), answer["result"] != nil else {
+                                throw ClientError("a step before the submit failed")
+                            }
+                        }
+                        let sent = clock.now
+                        let report = try conn.call("flow.submit", ["flowId": .string(flow)]).get()
+                        mine.append(sent.duration(to: clock.now))
+                        guard report["report"]?["id"] != nil else {
+                            throw ClientError("flow.submit gave no report")
+                        }
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("petspot-load: \(error)\n".utf8))
+                    failures.add(1, ordering: .relaxed)
+                }
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+        finished.wait()
+        let elapsed = began.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let sorted = latencies.withLock { $0 }.sorted()
+        func percentile(_ p: Double) -> String {
+            guard !sorted.isEmpty else { return "-" }
+            let d = sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+            let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+            return String(format: "%.2f ms", ms)
+        }
+        print("connections: \(connections), seconds: \(String(format: "%.1f", seconds))")
+        print("reports filed: \(sorted.count), failures: \(failures.load(ordering: .relaxed))")
+        print(String(format: "submits: %.0f /s", Double(sorted.count) / seconds))
+        print("flow.submit round trip: p50 \(percentile(0.50)), p99 \(percentile(0.99))")
+    }
+}
