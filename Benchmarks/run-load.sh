@@ -32,3 +32,8 @@ kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "== 10,000 open flows on a fresh daemon"
 start_daemon
 "$bin/petspot-load" --socket "$dir/petspotd.sock" --open-flows 10000
+kill "$pid"; wait "$pid" 2>/dev/null || true
+
+echo "== 10,000 open flows on a fresh daemon, each asked for once (flow.get keeps its view)"
+start_daemon
+"$bin/petspot-load" --socket "$dir/petspotd.sock" --open-flows 10000 --view

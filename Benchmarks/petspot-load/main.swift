@@ -4,7 +4,7 @@
 //   petspot-load --socket run/petspotd.sock --connections 64 --seconds 10 --depth 8
 //   petspot-load --socket run/petspotd.sock --method daemon.info --depth 1
 //   petspot-load --socket echo.sock --echo --method flow.get   (a line echo server: the same lines)
-//   petspot-load --socket run/petspotd.sock --open-flows 10000
+//   petspot-load --socket run/petspotd.sock --open-flows 10000 [--view]
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
 //   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
 #if canImport(Glibc)
@@ -21,6 +21,8 @@ struct Options {
     var seconds = 10.0
     var depth = 8
     var openFlows = 0
+    /// With --open-flows: ask for each flow once after starting it.
+    var view = false
     var gpsdBench: String?
     var requests = 200
     var naiveRequests = 20
@@ -45,6 +47,7 @@ struct Options {
             case "--seconds": o.seconds = Double(value()) ?? o.seconds
             case "--depth": o.depth = Int(value()) ?? o.depth
             case "--open-flows": o.openFlows = Int(value()) ?? 0
+            case "--view": o.view = true
             case "--gpsd-bench": o.gpsdBench = value()
             case "--requests": o.requests = Int(value()) ?? o.requests
             case "--naive-requests": o.naiveRequests = Int(value()) ?? o.naiveRequests
@@ -103,8 +106,19 @@ if options.openFlows > 0 {
         for i in 0..<n { lines += Array("{\"id\":\(opened + i),\"method\":\"flow.start\"}\n".utf8) }
         do {
             try conn.send(lines)
+            var ids: [String] = []
             for _ in 0..<n {
-                guard let answer = try conn.readValue(), answer["result"] != nil else { fail("flow.start failed (is --limit maxFlowsPerUser high enough?)") }
+                guard let answer = try conn.readValue(), let id = answer["result"]?["flow"]?["id"]?.stringValue else {
+                    fail("flow.start failed (is --limit maxFlowsPerUser high enough?)")
+                }
+                ids.append(id)
+            }
+            if options.view {
+                // Each flow asked for once, as a client showing it does: the daemon keeps its view.
+                try conn.send(ids.flatMap { Array("{\"id\":0,\"method\":\"flow.get\",\"params\":{\"flowId\":\"\($0)\"}}\n".utf8) })
+                for _ in ids {
+                    guard let answer = try conn.readValue(), answer["result"] != nil else { fail("flow.get failed") }
+                }
             }
         } catch {
             fail("\(error)")
@@ -113,7 +127,7 @@ if options.openFlows > 0 {
     }
     let elapsed = start.duration(to: .now)
     let after = daemonMemory(conn)
-    print("open flows: \(opened) in \(elapsed)")
+    print("open flows\(options.view ? ", each viewed once" : ""): \(opened) in \(elapsed)")
     print("daemon RSS before: \(before.rssKiB) KiB, after: \(after.rssKiB) KiB, peak: \(after.peakKiB) KiB")
     print(String(format: "per flow: %.2f KiB", Double(after.rssKiB - before.rssKiB) / Double(opened)))
     exit(0)
