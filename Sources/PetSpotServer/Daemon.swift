@@ -291,7 +291,7 @@ public final class Daemon: Sendable {
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
         .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds,
-              maxPhotoBytesInMemory: limits.maxPhotoBytesInMemory)
+              maxPhotoBytesInMemory: limits.maxPhotoBytesInMemory, maxKeptViewBytes: limits.maxKeptViewBytes)
     }
 
     /// Everything a reload may replace, built and checked before anything is put in force.

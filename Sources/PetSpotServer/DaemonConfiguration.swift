@@ -59,6 +59,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxJSONDepth = 64
         public var maxPhotoBytes = 10 * 1024 * 1024
         public var maxPhotoBytesInMemory = 512 * 1024 * 1024
+        /// Flow views kept for `flow.get`, all together (see FlowRegistry).
+        public var maxKeptViewBytes = 1024 * 1024
         public var maxReportsPage = 100
         /// On SIGTERM, how long stopping may take: connections answer what they have in hand
         /// meanwhile; those still open after it are closed.
@@ -167,6 +169,7 @@ extension DaemonConfiguration {
         ("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
         ("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
         ("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
+        ("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
         ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
         ("limits.drainTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
     ]

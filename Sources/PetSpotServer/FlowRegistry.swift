@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// One lock guards the table. Flow rules are pure and take microseconds, so they run inside
 /// the lock and a flow is never seen half-changed; nothing that waits (location, disk) ever
 /// runs while it is held. Views for `flow.get` are written outside it, from a copy of the flow,
-/// and kept with the flow until it changes.
+/// and kept with the flow until it changes, as long as all kept views fit their budget.
 public final class FlowRegistry: Sendable {
     public struct Limits: Sendable {
         public var maxFlowsPerUser: Int
@@ -16,12 +16,17 @@ public final class FlowRegistry: Sendable {
         public var idleTimeout: Duration
         /// Photos held by open flows, all together: photos live in memory until submit.
         public var maxPhotoBytesInMemory: Int
+        /// Written views kept with their flows, all together: a view past it is written for
+        /// each `flow.get` instead of kept, so many open flows cost no more than the flows.
+        public var maxKeptViewBytes: Int
 
-        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max) {
+        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max,
+                    maxKeptViewBytes: Int = Int.max) {
             self.maxFlowsPerUser = maxFlowsPerUser
             self.maxFlows = maxFlows
             self.idleTimeout = .seconds(idleTimeoutSeconds)
             self.maxPhotoBytesInMemory = maxPhotoBytesInMemory
+            self.maxKeptViewBytes = maxKeptViewBytes
         }
     }
 
@@ -49,6 +54,16 @@ public final class FlowRegistry: Sendable {
         var lastSweep: DaemonInstant?
         /// Bytes of the photos the flows hold.
         var photoBytes = 0
+        /// Bytes of the views kept with the flows.
+        var keptViewBytes = 0
+
+        /// Drops the view kept with `id`'s flow, if any.
+        mutating func dropView(of id: String) {
+            if let view = entries[id]?.view {
+                keptViewBytes -= view.bytes.count
+                entries[id]?.view = nil
+            }
+        }
     }
 
     private let table: NIOLockedValueBox<Table>
@@ -68,6 +83,9 @@ public final class FlowRegistry: Sendable {
 
     /// Bytes of photos held by open flows.
     public var photoBytes: Int { table.withLockedValue { $0.photoBytes } }
+
+    /// Bytes of the views kept with open flows.
+    public var keptViewBytes: Int { table.withLockedValue { $0.keptViewBytes } }
 
     /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
     public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
@@ -124,7 +142,10 @@ public final class FlowRegistry: Sendable {
             table.photoBytes += photoAfter - photoBefore
             entry.lastUsed = now
             entry.revision &+= 1
-            entry.view = nil
+            if let view = entry.view {
+                table.keptViewBytes -= view.bytes.count
+                entry.view = nil
+            }
             switch entry.flow.state {
             case .cancelled:
                 table.entries[id] = nil
@@ -169,10 +190,12 @@ public final class FlowRegistry: Sendable {
         case .copy(let flow, let revision):
             let view = render(flow)
             table.withLockedValue { table in
-                // Kept only if nothing changed the flow meanwhile.
-                if table.entries[id]?.revision == revision {
-                    table.entries[id]?.view = RenderedView(generation: view.generation, bytes: view.bytes)
-                }
+                // Kept only if nothing changed the flow meanwhile, and within the budget.
+                guard table.entries[id]?.revision == revision else { return }
+                table.dropView(of: id)
+                guard table.keptViewBytes + view.bytes.count <= table.limits.maxKeptViewBytes else { return }
+                table.entries[id]?.view = RenderedView(generation: view.generation, bytes: view.bytes)
+                table.keptViewBytes += view.bytes.count
             }
             return view.bytes
         }
@@ -194,6 +217,7 @@ public final class FlowRegistry: Sendable {
     }
 
     private static func remove(_ id: String, entry: Entry, from table: inout Table) {
+        table.dropView(of: id)
         table.entries[id] = nil
         table.photoBytes -= entry.flow.photoBytes
         if entry.flow.state == .active { table.activeByOwner.decrement(entry.owner) }

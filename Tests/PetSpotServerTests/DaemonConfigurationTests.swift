@@ -81,6 +81,8 @@ struct DaemonConfigurationTests {
         (#"{"timeZone":"Nowhere/City"}"#, "f.json: timeZone: unknown time zone \"Nowhere/City\""),
         (#"{"limits":{"drainTimeoutSeconds":0}}"#, "f.json: limits.drainTimeoutSeconds: 0 is out of range 1...3600"),
         (#"{"limits":{"drainTimeoutSeconds":3601}}"#, "f.json: limits.drainTimeoutSeconds: 3601 is out of range 1...3600"),
+        (#"{"limits":{"maxKeptViewBytes":-1}}"#, "f.json: limits.maxKeptViewBytes: -1 is out of range 0...1073741824"),
+        (#"{"limits":{"maxKeptViewBytes":1073741825}}"#, "f.json: limits.maxKeptViewBytes: 1073741825 is out of range 0...1073741824"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":0}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 0 is out of range 1...3600"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":3601}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 3601 is out of range 1...3600"),
         (#"[]"#, "f.json: the configuration must be a JSON object"),
@@ -112,7 +114,7 @@ struct DaemonConfigurationTests {
 
     @Test("limits at their edges are accepted", arguments: [
         ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
-        ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600),
+        ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600), ("maxKeptViewBytes", 0), ("maxKeptViewBytes", 1_073_741_824),
     ])
     func edges(key: String, value: Int) throws {
         var configuration = DaemonConfiguration()

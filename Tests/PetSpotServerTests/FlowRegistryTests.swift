@@ -63,6 +63,38 @@ struct FlowRegistryTests {
         #expect(throws: FlowRegistry.notFound("a")) { try view(1) }
     }
 
+    @Test("kept views fit their budget exactly: one byte past it is written again each time; a change or an end frees it")
+    func keptViewBudget() throws {
+        let flows = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxKeptViewBytes: 10),
+                                 clock: .manual(ManualTime()))
+        for id in ["a", "b", "c"] { _ = try flows.start(Flow(id: id, locale: .en), owner: 1) }
+        var renders: [String: Int] = [:]
+        func view(_ id: String, bytes: Int) throws {
+            _ = try flows.renderedView(id, owner: 1, generation: 0) { _ in
+                renders[id, default: 0] += 1
+                return ([UInt8](repeating: 0x61, count: bytes), 0)
+            }
+        }
+        try view("a", bytes: 6)
+        try view("a", bytes: 6)
+        #expect(renders["a"] == 1)
+        try view("b", bytes: 4)  // 6 + 4: exactly the budget
+        try view("b", bytes: 4)
+        #expect(renders["b"] == 1)
+        #expect(flows.keptViewBytes == 10)
+        try view("c", bytes: 1)  // one byte past it: not kept
+        try view("c", bytes: 1)
+        #expect(renders["c"] == 2)
+        _ = try flows.withFlow("a", owner: 1) { _ in }  // a change drops a's view
+        #expect(flows.keptViewBytes == 4)
+        try view("c", bytes: 1)
+        try view("c", bytes: 1)
+        #expect(renders["c"] == 3)
+        #expect(flows.keptViewBytes == 5)
+        _ = try flows.withFlow("b", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }  // an end drops b's
+        #expect(flows.keptViewBytes == 1)
+    }
+
     @Test("a view is written outside the lock, and one written while the flow changed is not kept")
     func viewDuringChange() throws {
         let flows = registry()
