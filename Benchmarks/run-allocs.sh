@@ -11,13 +11,7 @@ cd "$(dirname "$0")/.."
 method=${1:-flow.get}
 short=${2:-1}
 long=${3:-4}
-scratch=${SCRATCH:-.build-release}
-if [ -n "${BIN:-}" ]; then
-  bin=$BIN
-else
-  for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
-  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
-fi
+. Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$dir/count-allocs.so" Benchmarks/allocs/count-allocs.c
 pid=""

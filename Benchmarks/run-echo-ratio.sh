@@ -9,13 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}
-scratch=${SCRATCH:-.build-release}
-if [ -n "${BIN:-}" ]; then
-  bin=$BIN
-else
-  for product in petspotd petspot-load; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
-  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
-fi
+. Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-echo" Benchmarks/echo/echo.c
 pid=""

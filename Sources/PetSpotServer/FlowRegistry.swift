@@ -118,13 +118,7 @@ public final class FlowRegistry: Sendable {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
         try table.withLockedValue { table in Result { () throws(RPCError) -> R in
             let now = clock.now
-            guard var entry = table.entries[id], entry.owner == owner else {
-                throw Self.notFound(id)
-            }
-            if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
-                Self.remove(id, entry: entry, from: &table)
-                throw Self.notFound(id)
-            }
+            var entry = try Self.live(id, owner: owner, now: now, in: &table)
             let wasActive = entry.flow.state == .active
             let photoBefore = entry.flow.photoBytes
             let result: R
@@ -171,13 +165,7 @@ public final class FlowRegistry: Sendable {
         enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
         let found = try table.withLockedValue { table in Result { () throws(RPCError) -> Found in
             let now = clock.now
-            guard var entry = table.entries[id], entry.owner == owner else {
-                throw Self.notFound(id)
-            }
-            if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
-                Self.remove(id, entry: entry, from: &table)
-                throw Self.notFound(id)
-            }
+            var entry = try Self.live(id, owner: owner, now: now, in: &table)
             entry.lastUsed = now
             // Stored whole: changing one member in place (`entries[id]?.lastUsed`) allocates.
             table.entries[id] = entry
@@ -214,6 +202,19 @@ public final class FlowRegistry: Sendable {
         let expired = table.entries.filter { now.elapsed(since: $0.value.lastUsed) > timeout }
         for (id, entry) in expired { remove(id, entry: entry, from: &table) }
         return expired.count
+    }
+
+    /// The caller's entry; a missing one, another user's, or one idle past the timeout (which
+    /// goes) is `flowNotFound`.
+    private static func live(_ id: String, owner: UInt32, now: DaemonInstant, in table: inout Table) throws(RPCError) -> Entry {
+        guard let entry = table.entries[id], entry.owner == owner else {
+            throw notFound(id)
+        }
+        if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
+            remove(id, entry: entry, from: &table)
+            throw notFound(id)
+        }
+        return entry
     }
 
     private static func remove(_ id: String, entry: Entry, from table: inout Table) {
