@@ -15,8 +15,6 @@ final class PendingSubmit: Sendable {
         self.bytes = report.valuesJSON.utf8.count + (report.photo?.data.count ?? 0)
     }
 
-    var isAnswered: Bool { answer.withLockedValue { $0 != nil } }
-
     func answer(_ outcome: Result<(report: StoredReport, inserted: Bool), ReportStoreError>) {
         answer.withLockedValue { $0 = outcome }
     }

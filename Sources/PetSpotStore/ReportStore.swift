@@ -129,7 +129,7 @@ public final class ReportStore: Sendable {
             await gate.withTurn {
                 // An earlier turn may have taken it into its group already; if not, the groups
                 // waiting ahead of it are committed first, in the order they arrived.
-                while !pending.isAnswered {
+                while pending.outcome == nil {
                     let group = takeGroup()
                     guard !group.isEmpty else { break }
                     await commit(group)

@@ -147,8 +147,17 @@ final class NMEAFeeder: Sendable {
 }
 
 func freeLocalPort() throws -> Int {
+    let (fd, port) = try loopbackSocket(listening: false)
+    close(fd)
+    return port
+}
+
+/// A TCP socket bound to a port of 127.0.0.1 the kernel picks, listening if asked.
+func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    guard fd >= 0 else { throw SetupFailed(description: "socket: \(String(cString: strerror(errno)))") }
+    var one: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -156,12 +165,15 @@ func freeLocalPort() throws -> Int {
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-            guard bind(fd, pointer, length) == 0 else { return -1 }
+            guard bind(fd, pointer, length) == 0, !listening || listen(fd, 16) == 0 else { return -1 }
             return getsockname(fd, pointer, &length)
         }
     }
-    guard bound == 0 else { throw TimedOut(description: "no free local port") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound == 0 else {
+        close(fd)
+        throw SetupFailed(description: "cannot \(listening ? "listen" : "bind") on 127.0.0.1: \(String(cString: strerror(errno)))")
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
 
 func canConnect(port: Int) -> Bool {
