@@ -47,6 +47,18 @@ enum ReportSchema {
             // PRAGMA takes no bound parameters; the value is this type's constant.
             "PRAGMA application_id = \(applicationID)",
         ]),
+        // Reports a relay has taken to the central database: one row per report, written with it.
+        Migration(identifier: "v2-delivery", statements: [
+            """
+            CREATE TABLE delivery (
+                report_seq INTEGER PRIMARY KEY REFERENCES report(seq),
+                delivered_at TEXT  -- NULL: pending; else ISO 8601 UTC, as report.submitted_at
+            )
+            """,
+            // A relay looks for the pending ones, oldest first: few among many delivered.
+            "CREATE INDEX delivery_pending ON delivery(report_seq) WHERE delivered_at IS NULL",
+            "INSERT INTO delivery (report_seq, delivered_at) SELECT seq, NULL FROM report",
+        ]),
     ]
 
     /// What the file's header and catalog say, read without writing anything.

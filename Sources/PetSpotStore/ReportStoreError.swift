@@ -14,6 +14,8 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case invalidCursor
         /// A list limit below 1.
         case invalidLimit
+        /// An id that names no stored report (the message names it).
+        case reportNotFound
         /// The report collides with a stored one in a way a retry cannot fix
         /// (its id belongs to another flow, or its flow was submitted by another user).
         case conflict

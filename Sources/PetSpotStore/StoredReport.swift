@@ -8,10 +8,11 @@ public struct StoredReport: Sendable, Hashable {
     public let photoMediaType: String?
     public let photoSHA256: String?
     public let photoBytes: Int?
+    public let delivery: DeliveryState
 
     public init(
         id: String, flowID: String, ownerUID: UInt32, submittedAt: String, valuesJSON: String,
-        photoMediaType: String?, photoSHA256: String?, photoBytes: Int?
+        photoMediaType: String?, photoSHA256: String?, photoBytes: Int?, delivery: DeliveryState = .pending
     ) {
         self.id = id
         self.flowID = flowID
@@ -21,9 +22,10 @@ public struct StoredReport: Sendable, Hashable {
         self.photoMediaType = photoMediaType
         self.photoSHA256 = photoSHA256
         self.photoBytes = photoBytes
+        self.delivery = delivery
     }
 
-    /// The report as it reads back after storing `report`.
+    /// The report as it reads back after storing `report`: not yet delivered.
     init(_ report: NewReport) {
         self.init(
             id: report.id, flowID: report.flowID, ownerUID: report.ownerUID,

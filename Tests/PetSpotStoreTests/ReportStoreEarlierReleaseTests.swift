@@ -87,7 +87,32 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
+        }
+    }
+
+    @Test("a version 1 database opens with every one of its reports pending delivery, oldest first")
+    func version1ReportsArePending() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let older = [sampleReport(1, photo: samplePhoto), sampleReport(2), sampleReport(3, owner: 2000)]
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for report in older { try await Self.insertAsGRDBDid(report, into: db) }
+            }
+
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 3, delivered: 0, lastDeliveredAt: nil))
+                #expect(try await store.get(id: "report-3", ownerUID: 2000)?.delivery == .pending)
+                let claimable = try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1 << 20)
+                #expect(claimable.map(\.report.id) == ["report-1", "report-2", "report-3"])
+                #expect(claimable.first?.photo == samplePhoto)
+            }
+            let rows = try await withPlainConnection(path: path) { db in
+                try await db.query("SELECT report_seq, delivered_at FROM delivery ORDER BY report_seq")
+                    .map { "\($0.column("report_seq")?.integer ?? -1) \($0.column("delivered_at")?.string ?? "NULL")" }
+            }
+            #expect(rows == ["1 NULL", "2 NULL", "3 NULL"])
         }
     }
 
@@ -104,7 +129,7 @@ struct ReportStoreEarlierReleaseTests {
             }
             #expect(header.applicationID == 0x5053_5054)
             #expect(header.table == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
         }
     }
 
@@ -121,7 +146,7 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(try await store.count() == 0)
                 #expect(try await store.submit(sampleReport(1)).inserted)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
         }
     }
 }
