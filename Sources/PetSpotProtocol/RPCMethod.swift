@@ -15,6 +15,17 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case locationStatus = "location.status"
     case reportsList = "reports.list"
     case reportsGet = "reports.get"
+    case relayClaim = "relay.claim"
+    case relayAck = "relay.ack"
+    case relayStatus = "relay.status"
+
+    /// Only members of `relay.group` may call it; to anyone else it does not exist.
+    public var isRelay: Bool {
+        switch self {
+        case .relayClaim, .relayAck, .relayStatus: true
+        default: false
+        }
+    }
 }
 
 /// The protocol revision a client can check in `daemon.info`.

@@ -54,6 +54,28 @@ public struct RPCParams {
         return object
     }
 
+    /// An array of `count` strings (a list of ids).
+    public mutating func requiredStrings(_ name: String, count: ClosedRange<Int>) throws(RPCError) -> [String] {
+        guard let value = take(name) else {
+            throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)
+        }
+        guard case .array(let items) = value else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an array of strings, not \(value.typeName)", parameter: name)
+        }
+        guard count.contains(items.count) else {
+            throw RPCError(.invalidParams, "\"\(name)\" must hold from \(count.lowerBound) to \(count.upperBound) strings, not \(items.count)", parameter: name)
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            guard let s = item.stringValue else {
+                throw RPCError(.invalidParams, "\"\(name)\"[\(index)] must be a string, not \(item.typeName)", parameter: name)
+            }
+            strings.append(s)
+        }
+        return strings
+    }
+
     /// One of a fixed set of words, e.g. a locale.
     public mutating func optionalChoice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(RPCError) -> T? where T.RawValue == String {
         guard let text = try optionalString(name) else { return nil }

@@ -76,7 +76,8 @@ public final class Daemon: Sendable {
                         try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
                     }
                 }
-                return PeerCredentials.read(from: channel).and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
+                let peer = PeerCredentials.read(from: channel).and(PeerGroups.read(from: channel)).map { $0.with(groups: $1) }
+                return peer.and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
                     let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
                     try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
                     let handlers: [any ChannelHandler] = [
@@ -308,7 +309,11 @@ public final class Daemon: Sendable {
         // Without any configuration file there is no species file beside it either.
         let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
         let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
-        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar)
+        let relayGroupID = SystemAccounts().groupID(named: c.relay.group)
+        if relayGroupID == nil {
+            logger.warning("relay group not found: nobody may call relay.*", metadata: ["relay.group": "\(c.relay.group)"])
+        }
+        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar, relayGroupID: relayGroupID)
     }
 
     private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {

@@ -43,6 +43,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var releaseStartupPagesAfterSeconds = 10
 
     public var limits = Limits()
+    public var relay = Relay()
+
+    /// The relay program that forwards finished reports to the central database (`relay.*` methods).
+    public struct Relay: Sendable, Equatable {
+        /// Only members of this Unix group may call `relay.*`; a group that does not exist means nobody.
+        public var group = "petspot-relay"
+        /// A claimed report not acknowledged in this time is handed out again.
+        public var claimTimeoutSeconds = 60
+        public var maxClaimReports = 100
+        /// Photo bytes per claim; the first report of a claim goes in whatever its size.
+        public var maxClaimBytes = 8 * 1024 * 1024
+    }
 
     public struct Limits: Sendable, Equatable {
         public var flowIdleTimeoutSeconds = 1_800
@@ -172,6 +184,10 @@ extension DaemonConfiguration {
         ("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
         ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
         ("limits.drainTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
+        ("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
+        ("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
+        ("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, 1...10_000) }),
+        ("relay.maxClaimBytes", { c, v, r throws(ConfigurationError) in c.relay.maxClaimBytes = try r.int(v, 1_048_576...268_435_456) }),
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }
@@ -254,6 +270,12 @@ struct SettingReader {
     func path(_ v: JSONValue) throws(ConfigurationError) -> String {
         let s = try nonEmptyString(v)
         guard !s.contains("\0") else { throw fail("a path cannot contain a NUL character") }
+        return s
+    }
+
+    func groupName(_ v: JSONValue) throws(ConfigurationError) -> String {
+        let s = try nonEmptyString(v)
+        guard !s.contains("\0") else { throw fail("a group name cannot contain a NUL character") }
         return s
     }
 

@@ -12,12 +12,17 @@ public struct RuntimeSettings: Sendable {
     public let species: SpeciesCatalog
     /// The configured zone's calendar, for "today".
     public let calendar: LocalCalendar
+    /// `relay.group` resolved at start or reload; nil: no such group, nobody is a relay.
+    public let relayGroupID: UInt32?
 
-    public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, calendar: LocalCalendar) {
+    public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, calendar: LocalCalendar,
+                relayGroupID: UInt32? = nil)
+    {
         self.configuration = configuration
         self.location = location
         self.species = species
         self.calendar = calendar
+        self.relayGroupID = relayGroupID
     }
 }
 
@@ -26,6 +31,8 @@ public final class DaemonServices: Sendable {
     public let registry: FlowRegistry
     public let store: ReportStore
     public let clock: DaemonClock
+    /// Reports handed to a relay and not yet acknowledged.
+    public let relayClaims: RelayClaims
     public let makeID: @Sendable () -> String
     private let runtime: NIOLockedValueBox<RuntimeSettings>
     /// Counts reloads: a flow view written under older settings is not given again.
@@ -38,6 +45,7 @@ public final class DaemonServices: Sendable {
         self.registry = registry
         self.store = store
         self.clock = clock
+        self.relayClaims = RelayClaims(clock: clock)
         self.makeID = makeID
     }
 
@@ -46,6 +54,12 @@ public final class DaemonServices: Sendable {
     public var configuration: DaemonConfiguration { settings.configuration }
     public var location: LocationService { runtime.withLockedValue { $0.location } }
     public var limits: DaemonConfiguration.Limits { runtime.withLockedValue { $0.configuration.limits } }
+
+    /// Whether `peer` may call `relay.*` under the settings in force.
+    public func isRelay(_ peer: Peer) -> Bool {
+        guard let gid = runtime.withLockedValue({ $0.relayGroupID }) else { return false }
+        return peer.isMember(of: gid)
+    }
 
     /// Puts reloaded settings in force; returns the ones they replace.
     @discardableResult

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Logging
 import PetSpotFlow
 import PetSpotJSON
@@ -72,8 +73,12 @@ public struct RequestRouter: Sendable {
     }
 
     private func dispatch(_ request: RPCRequest, peer: Peer) -> Reply {
-        guard let method = RPCMethod(rawValue: request.method) else {
-            return .done(.failure(RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(RPCMethod.allCases.map(\.rawValue).joined(separator: ", "))", parameter: "method")))
+        let isRelay = services.isRelay(peer)
+        // To a peer outside relay.group the relay methods do not exist: the same answer as any
+        // unknown name, and the list it gives leaves them out.
+        guard let method = RPCMethod(rawValue: request.method), !method.isRelay || isRelay else {
+            let known = RPCMethod.allCases.filter { !$0.isRelay || isRelay }
+            return .done(.failure(RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(known.map(\.rawValue).joined(separator: ", "))", parameter: "method")))
         }
         var params = RPCParams(request.params)
         do {
@@ -93,6 +98,9 @@ public struct RequestRouter: Sendable {
             case .locationStatus: return try locationStatus(&params, peer)
             case .reportsList: return try reportsList(&params, peer)
             case .reportsGet: return try reportsGet(&params, peer)
+            case .relayClaim: return try relayClaim(&params)
+            case .relayAck: return try relayAck(&params)
+            case .relayStatus: return try relayStatus(&params)
             }
         } catch {
             return .done(.failure(error))
@@ -333,6 +341,78 @@ public struct RequestRouter: Sendable {
         }
     }
 
+    // MARK: relay
+
+    private func relayClaim(_ p: inout RPCParams) throws(RPCError) -> Reply {
+        let relay = services.configuration.relay
+        let limit = try p.optionalInt("limit", in: 1...relay.maxClaimReports) ?? relay.maxClaimReports
+        try p.finish()
+        let (store, claims) = (services.store, services.relayClaims)
+        return .pending {
+            do throws(RPCError) {
+                let candidates = try await Self.storeCall { () async throws(ReportStoreError) in
+                    try await store.claimable(excluding: claims.held(), maxReports: limit, maxPhotoBytes: relay.maxClaimBytes)
+                }
+                // Another claim may have taken some of them meanwhile: those are left out.
+                let taken = Set(claims.take(candidates.map(\.report.id), for: .seconds(relay.claimTimeoutSeconds)))
+                var reports: [JSONValue] = []
+                for candidate in candidates where taken.contains(candidate.report.id) {
+                    reports.append([
+                        "report": try ReportJSON.encode(candidate.report),
+                        "ownerUid": .int(Int(candidate.report.ownerUID)),
+                        "photo": candidate.photo.map { photo in
+                            ["mediaType": .string(photo.mediaType), "sha256": .string(photo.sha256),
+                             "data": .string(Data(photo.data).base64EncodedString())]
+                        } ?? .null,
+                    ])
+                }
+                let counts = try await Self.storeCall { () async throws(ReportStoreError) in try await store.deliveryCounts() }
+                return .success(["reports": .array(reports), "claimTimeoutSeconds": .int(relay.claimTimeoutSeconds),
+                                 "pending": .int(counts.pending)])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    private func relayAck(_ p: inout RPCParams) throws(RPCError) -> Reply {
+        let ids = try p.requiredStrings("reportIds", count: 1...services.configuration.relay.maxClaimReports)
+        try p.finish()
+        let services = self.services
+        return .pending {
+            do throws(RPCError) {
+                let deliveredAt = ISO8601.string(services.clock.wallTime())
+                let marking: DeliveryMarking
+                do throws(ReportStoreError) {
+                    marking = try await services.store.markDelivered(ids: ids, at: deliveredAt)
+                } catch {
+                    if error.kind == .reportNotFound {
+                        throw RPCError(.invalidParams, "\"reportIds\": \(error.message); nothing was marked delivered", parameter: "reportIds")
+                    }
+                    throw RPCError(.storageFailed, "the reports database failed: \(error.clientMessage)")
+                }
+                services.relayClaims.release(ids)
+                return .success(["delivered": .int(marking.delivered), "alreadyDelivered": .int(marking.alreadyDelivered)])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    private func relayStatus(_ p: inout RPCParams) throws(RPCError) -> Reply {
+        try p.finish()
+        let (store, claims) = (services.store, services.relayClaims)
+        return .pending {
+            do throws(RPCError) {
+                let counts = try await Self.storeCall { () async throws(ReportStoreError) in try await store.deliveryCounts() }
+                return .success(["pending": .int(counts.pending), "claimed": .int(claims.count),
+                                 "delivered": .int(counts.delivered), "lastDeliveredAt": .optional(counts.lastDeliveredAt)])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// Runs a store call and turns its failure into the error a client sees.
     private static func storeCall<T>(_ body: () async throws(ReportStoreError) -> T) async throws(RPCError) -> T {
         do {
@@ -355,7 +435,11 @@ enum ReportJSON {
         } catch {
             throw RPCError(.internalError, "report \(report.id) has unreadable values: \(error)")
         }
+        let delivery: JSONValue = switch report.delivery {
+        case .pending: ["state": "pending"]
+        case .delivered(let at): ["state": "delivered", "deliveredAt": .string(at)]
+        }
         return ["id": .string(report.id), "flowId": .string(report.flowID),
-                "submittedAt": .string(report.submittedAt), "values": values]
+                "submittedAt": .string(report.submittedAt), "values": values, "delivery": delivery]
     }
 }

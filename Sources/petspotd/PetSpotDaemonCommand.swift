@@ -68,6 +68,13 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             help: ArgumentHelp("Any limit from the configuration, e.g. --limit maxFlowsPerUser=10 (limits.NAME). Repeatable.", valueName: "name=n"))
     var limitOverrides: [String] = []
 
+    @Option(name: .customLong("relay-group"), help: ArgumentHelp("The Unix group whose members may call relay.* (relay.group).", valueName: "name"))
+    var relayGroup: String?
+
+    @Option(name: .customLong("relay"), parsing: .singleValue,
+            help: ArgumentHelp("A numeric relay setting, e.g. --relay claimTimeoutSeconds=5 (relay.NAME). Repeatable.", valueName: "name=n"))
+    var relayOverrides: [String] = []
+
     func run() async throws {
         let source = ConfigurationSource.locate(named: config) { FileManager.default.fileExists(atPath: $0) }
         let settings: DaemonConfiguration
@@ -187,6 +194,27 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
                     throw flag(flagName, "unknown limit \"\(key)\"; the limits are \(DaemonConfiguration.knownKeys.filter { $0.hasPrefix("limits.") }.map { $0.dropFirst(7) }.joined(separator: ", "))")
                 }
                 throw flag(flagName, "\(problem) (\(setting))")
+            }
+        }
+        if let relayGroup {
+            do {
+                try c.apply(["relay": ["group": .string(relayGroup)]], file: "--relay-group")
+            } catch {
+                throw flag("relay-group", error.problem ?? error.message)
+            }
+        }
+        let numericRelayKeys = ["claimTimeoutSeconds", "maxClaimReports", "maxClaimBytes"]
+        for override in relayOverrides {
+            guard let eq = override.firstIndex(of: "=") else { throw flag("relay", "\"\(override)\" is not NAME=N, e.g. claimTimeoutSeconds=5") }
+            let key = String(override[..<eq]), text = String(override[override.index(after: eq)...])
+            guard numericRelayKeys.contains(key) else {
+                throw flag("relay", "unknown relay setting \"\(key)\"; they are \(numericRelayKeys.joined(separator: ", "))")
+            }
+            guard let n = Int(text) else { throw flag("relay", "\"\(text)\" is not a whole number") }
+            do {
+                try c.apply(["relay": [key: .int(n)]], file: "--relay")
+            } catch {
+                throw flag("relay", "\(error.problem ?? error.message) (\(error.key ?? "relay." + key))")
             }
         }
         return c

@@ -85,6 +85,15 @@ struct DaemonConfigurationTests {
         (#"{"limits":{"maxKeptViewBytes":1073741825}}"#, "f.json: limits.maxKeptViewBytes: 1073741825 is out of range 0...1073741824"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":0}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 0 is out of range 1...3600"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":3601}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 3601 is out of range 1...3600"),
+        (#"{"relay":{"claimTimeoutSeconds":0}}"#, "f.json: relay.claimTimeoutSeconds: 0 is out of range 1...86400"),
+        (#"{"relay":{"claimTimeoutSeconds":86401}}"#, "f.json: relay.claimTimeoutSeconds: 86401 is out of range 1...86400"),
+        (#"{"relay":{"maxClaimReports":0}}"#, "f.json: relay.maxClaimReports: 0 is out of range 1...10000"),
+        (#"{"relay":{"maxClaimReports":10001}}"#, "f.json: relay.maxClaimReports: 10001 is out of range 1...10000"),
+        (#"{"relay":{"maxClaimBytes":1048575}}"#, "f.json: relay.maxClaimBytes: 1048575 is out of range 1048576...268435456"),
+        (#"{"relay":{"maxClaimBytes":268435457}}"#, "f.json: relay.maxClaimBytes: 268435457 is out of range 1048576...268435456"),
+        (#"{"relay":{"group":""}}"#, "f.json: relay.group: must not be empty"),
+        (#"{"relay":{"group":7}}"#, "f.json: relay.group: expected a string, found a number"),
+        (#"{"relay":{"group":"a\u0000b"}}"#, "f.json: relay.group: a group name cannot contain a NUL character"),
         (#"[]"#, "f.json: the configuration must be a JSON object"),
     ])
     func badValues(text: String, message: String) throws {
@@ -119,6 +128,17 @@ struct DaemonConfigurationTests {
     func edges(key: String, value: Int) throws {
         var configuration = DaemonConfiguration()
         try configuration.apply(["limits": [key: .int(value)]], file: "f.json")
+    }
+
+    @Test("relay settings at their edges are accepted", arguments: [
+        ("claimTimeoutSeconds", 1), ("claimTimeoutSeconds", 86_400), ("maxClaimReports", 1), ("maxClaimReports", 10_000),
+        ("maxClaimBytes", 1_048_576), ("maxClaimBytes", 268_435_456),
+    ])
+    func relayEdges(key: String, value: Int) throws {
+        var configuration = DaemonConfiguration()
+        try configuration.apply(["relay": [key: .int(value)]], file: "f.json")
+        let relay = configuration.relay
+        #expect([relay.claimTimeoutSeconds, relay.maxClaimReports, relay.maxClaimBytes].contains(value))
     }
 
     @Test("the release of startup pages at its edges, and off")
