@@ -13,7 +13,8 @@ import Testing
 /// `"…"` matches any value; an object with a member `"…": "…"` may have more members than it
 /// shows; an array whose last element is `"…"` may have more elements. `→ <N bytes>` sends a
 /// line of N bytes. `<!-- example-daemon: FLAGS -->` before a block runs it on a fresh daemon
-/// started with those flags; other blocks share one daemon and one connection, in order.
+/// started with those flags; other blocks share one daemon (with `relay.group` root) and one
+/// connection, in order.
 @Suite("docs/PROTOCOL.md examples", .serialized)
 struct ProtocolDocExamplesTests {
     struct Exchange {
@@ -95,7 +96,8 @@ struct ProtocolDocExamplesTests {
                 conn = try daemon.connect()
             } else {
                 if shared == nil {
-                    let d = try DaemonProcess().start()
+                    // The replaying process runs as root: in the relay.* examples it is the relay.
+                    let d = try DaemonProcess(arguments: ["--relay-group", "root"]).start()
                     shared = (d, try d.connect())
                 }
                 (daemon, conn) = shared!
