@@ -1,7 +1,7 @@
 import PetSpotJSON
 import PetSpotProtocol
 
-/// A stored report (`{id, flowId, submittedAt, values}`) read for the `reports` commands.
+/// A stored report (`{id, flowId, submittedAt, values, delivery}`) read for the `reports` commands.
 struct ReportRecord {
     let json: JSONValue
     let id: String
@@ -20,6 +20,14 @@ struct ReportRecord {
     /// A value as the daemon stored it, as text; nil when not provided.
     func text(_ field: String) -> String? {
         values[field]?.plainText
+    }
+
+    /// Whether a relay has taken the report to the central database: "pending", or
+    /// "delivered" with the time when asked for it; "-" from a daemon that does not say.
+    func delivery(withTime: Bool) -> String {
+        guard let delivery = json["delivery"], let state = delivery["state"]?.stringValue else { return "-" }
+        guard withTime, let at = delivery["deliveredAt"]?.stringValue else { return state }
+        return "\(state) \(at)"
     }
 
     var chip: String? { text("chipNumber").map(ChipNumberText.formatted) }

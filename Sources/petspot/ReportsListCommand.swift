@@ -7,14 +7,14 @@ struct ReportsListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List your reports, newest first.",
         discussion: """
-            Prints a table with each report's id, when it was submitted, the animal and how to \
-            reach you. With --json, one report per line exactly as petspotd stores it (the photo \
+            Prints a table with each report's id, when it was submitted, the animal, how to \
+            reach you, and whether it has been delivered to the central database. With --json, one report per line exactly as petspotd stores it (the photo \
             as its type, size and SHA-256).
 
             Examples:
               $ petspot reports list
-              ID                                    SUBMITTED             SPECIES  RACE    CHIP               CONTACT
-              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog      Beagle  61609-12345-67890  +48123456789
+              ID                                    SUBMITTED             SPECIES  RACE    CHIP               CONTACT       DELIVERY
+              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog      Beagle  61609-12345-67890  +48123456789  pending
               $ petspot reports list --json | jq -r .id
             """)
 
@@ -50,11 +50,12 @@ struct ReportsListCommand: ParsableCommand {
             return
         }
         let species = SpeciesNames(conn)
-        var table = TextTable(headers: ["ID", "SUBMITTED", "SPECIES", "RACE", "CHIP", "CONTACT"])
+        var table = TextTable(headers: ["ID", "SUBMITTED", "SPECIES", "RACE", "CHIP", "CONTACT", "DELIVERY"])
         for report in reports {
             table.append([
                 report.id, report.submittedAt, species.name(report.text("species")) ?? "-",
                 TextLayout.truncate(report.text("race") ?? "-", to: 24), report.chip ?? "-", report.contacts ?? "-",
+                report.delivery(withTime: false),
             ])
         }
         for line in table.lines { print(line) }

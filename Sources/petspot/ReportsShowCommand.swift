@@ -11,7 +11,8 @@ struct ReportsShowCommand: ParsableCommand {
             Everything needed to act on the report: the microchip number as printed on chip \
             readers (00000-00000-00000), the animal, when it went missing, where it was last \
             seen (coordinates to paste into a map, a geo: link for phones and an OpenStreetMap \
-            link), the contacts, and the photo's type, size and SHA-256.
+            link), the contacts, the photo's type, size and SHA-256, and whether a relay has \
+            taken it to the central database yet (Delivery: pending, or delivered and when).
 
             Examples:
               petspot reports show 3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10
@@ -40,6 +41,7 @@ struct ReportsShowCommand: ParsableCommand {
     static func lines(_ report: ReportRecord, species: SpeciesNames) -> [String] {
         var rows: [(String, [String])] = [
             ("Submitted", [report.submittedAt]),
+            ("Delivery", [report.delivery(withTime: true)]),
             ("Microchip", [report.chip ?? "-"]),
             ("Species", [species.name(report.text("species")) ?? "-"]),
             ("Race", [report.text("race") ?? "-"]),

@@ -28,6 +28,8 @@ struct ReportsCommandTests {
         #expect(lines[1].contains("12345-678"))
         #expect(lines[2].contains("Dog") && lines[2].contains("Beagle"))
         #expect(lines[2].contains("+48123456789, owner@example.org"))
+        #expect(lines.first?.hasSuffix("DELIVERY") == true)
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("  pending") }, "\(table.stdout)")
         // Columns line up: every row's submitted time starts where the header's does.
         let column = lines[0].range(of: "SUBMITTED")!.lowerBound.utf16Offset(in: lines[0])
         #expect(lines.dropFirst().allSatisfy { $0.dropFirst(column).hasPrefix("20") })
@@ -68,6 +70,7 @@ struct ReportsCommandTests {
             "sha256 \(report[path: "values", "photo", "sha256"]!.stringValue!)",
             "Missing since  \(report[path: "values", "disappearanceDate"]!.stringValue!)",
             "Submitted      \(report["submittedAt"]!.stringValue!)",
+            "Delivery       pending",
         ]
         for line in expected {
             #expect(lines.contains(line), "\(line)\n\(show.stdout)")
