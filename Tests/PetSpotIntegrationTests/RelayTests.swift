@@ -183,4 +183,23 @@ struct RelayTests {
         #expect(try relay.result("relay.status") == ["pending": 1, "claimed": 0, "delivered": 0, "lastDeliveredAt": .null])
         #expect(Self.claimedIDs(try relay.result("relay.claim")) == [id], "claimable again after the restart")
     }
+
+    @Test(.enabled(if: getuid() == 0 && groupID != nil, "needs root and the group daemon to run a relay as another user"))
+    func reloadResolvesTheGroupAgain() throws {
+        let daemon = try DaemonProcess(settings: ["relay": ["group": .string(Self.groupName)]]).start()
+        let relay = try Client.relay(daemon)
+        #expect(try relay.call("relay.status").ok)
+        #expect(logLines(daemon.log, containing: "relay group not found").isEmpty)
+
+        try daemon.rewriteConfiguration(["relay": ["group": "petspot-no-such-group"]])
+        daemon.signal(SIGHUP)
+        try waitUntil("the reload to take the relay methods away") {
+            try relay.call("relay.status").value["data"]?["kind"] == "methodNotFound"
+        }
+        #expect(logLines(daemon.log, containing: "relay group not found").count == 1)
+
+        try daemon.rewriteConfiguration(["relay": ["group": .string(Self.groupName)]])
+        daemon.signal(SIGHUP)
+        try waitUntil("the reload to give them back") { try relay.call("relay.status").ok }
+    }
 }
