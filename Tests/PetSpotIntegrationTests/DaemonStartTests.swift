@@ -33,6 +33,11 @@ struct DaemonStartTests {
         (["--location-providers", "simulated,simulated"], "listed twice"),
         (["--limit", "nonsense=1"], "--limit: unknown limit \"nonsense\""),
         (["--limit", "maxFlows=0"], "--limit: 0 is out of range 1...10000000 (limits.maxFlows)"),
+        (["--relay", "claimTimeoutSeconds=0"], "--relay: 0 is out of range 1...86400 (relay.claimTimeoutSeconds)"),
+        (["--relay", "maxClaimBytes=268435457"], "--relay: 268435457 is out of range 1048576...268435456 (relay.maxClaimBytes)"),
+        (["--relay", "group=x"], "--relay: unknown relay setting \"group\""),
+        (["--relay", "maxClaimReports"], "--relay: \"maxClaimReports\" is not NAME=N"),
+        (["--relay-group", ""], "--relay-group: must not be empty"),
     ])
     func badFlag(arguments: [String], message: String) throws {
         let daemon = try DaemonProcess()
