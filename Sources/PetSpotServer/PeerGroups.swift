@@ -26,11 +26,13 @@ enum PeerGroups {
         var description: String { "getsockopt(SO_PEERGROUPS): \(String(cString: strerror(errno)))" }
     }
 
-    static func groups(of fd: CInt) throws -> [UInt32] {
-        var capacity = 16
+    /// `initialCapacity`: gids the first try has room for (most peers have a handful).
+    static func groups(of fd: CInt, initialCapacity: Int = 16) throws -> [UInt32] {
+        var capacity = initialCapacity
         let size = MemoryLayout<gid_t>.size
         while true {
-            var list = [gid_t](repeating: 0, count: capacity)
+            // One element at least, so the buffer has an address even when capacity is 0.
+            var list = [gid_t](repeating: 0, count: max(capacity, 1))
             var length = socklen_t(capacity * size)
             let status = list.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, option, $0.baseAddress, &length) }
             if status == 0 { return Array(list.prefix(Int(length) / size)) }

@@ -17,10 +17,13 @@ struct RelayTests {
         let daemon: DaemonProcess
         let identity: [String]
 
-        /// `nobody`, in the relay group only through a supplementary group.
+        /// `nobody`, in the relay group only through a supplementary group, the last of 41: more
+        /// than the daemon's first SO_PEERGROUPS read has room for.
         static func relay(_ daemon: DaemonProcess) throws -> Client {
             let gid = try #require(RelayTests.groupID)
-            return Client(daemon: daemon, identity: ["--reuid", "65534", "--regid", "65534", "--groups", "\(gid)"])
+            let others = (0..<40).map { String(60_000 + $0) }
+            return Client(daemon: daemon, identity: ["--reuid", "65534", "--regid", "65534",
+                                                     "--groups", (others + ["\(gid)"]).joined(separator: ",")])
         }
 
         /// `nobody` with the relay group as its primary group and no others.
