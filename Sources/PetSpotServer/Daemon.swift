@@ -187,6 +187,7 @@ public final class Daemon: Sendable {
             "socket": "\(servingAt)", "database": "\(services.configuration.databasePath)",
             "providers": "\(services.location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
         ])
+        warnIfNoRelayGroup(services.settings)
         // The socket is served and the database open; the services start right after.
         notifier?.notify("READY=1", "STATUS=Serving \(servingAt)", "MAINPID=\(getpid())")
         var failure: (any Error)?
@@ -287,7 +288,13 @@ public final class Daemon: Sendable {
         for item in notReloaded {
             logger.warning("not reloaded", metadata: ["setting": "\(item)"])
         }
+        warnIfNoRelayGroup(new)
         return notReloaded
+    }
+
+    private func warnIfNoRelayGroup(_ settings: RuntimeSettings) {
+        guard settings.relayGroupID == nil else { return }
+        logger.warning("relay group not found: nobody may call relay.*", metadata: ["relay.group": "\(settings.configuration.relay.group)"])
     }
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
@@ -309,10 +316,8 @@ public final class Daemon: Sendable {
         // Without any configuration file there is no species file beside it either.
         let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
         let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
+        // Said in the log once the settings are in force (`warnIfNoRelayGroup`): a refused start stays one line.
         let relayGroupID = SystemAccounts().groupID(named: c.relay.group)
-        if relayGroupID == nil {
-            logger.warning("relay group not found: nobody may call relay.*", metadata: ["relay.group": "\(c.relay.group)"])
-        }
         return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar, relayGroupID: relayGroupID)
     }
 
