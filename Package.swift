@@ -99,7 +99,7 @@ let package = Package(
             "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotJSON", "PetSpotSystem"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.

@@ -22,6 +22,11 @@ public actor CentralDatabase {
     public struct WriteOutcome: Sendable, Equatable {
         public let inserted: Int
         public let alreadyStored: Int
+
+        public init(inserted: Int, alreadyStored: Int) {
+            self.inserted = inserted
+            self.alreadyStored = alreadyStored
+        }
     }
 
     /// Stores a batch; returns once PostgreSQL has committed it. Reports already stored (same id)

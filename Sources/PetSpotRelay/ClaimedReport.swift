@@ -17,6 +17,12 @@ public struct ClaimedReport: Sendable, Equatable {
         /// The bytes, base64 as the daemon sent them: PostgreSQL decodes them (decode(…, 'base64')),
         /// so a batch of photos is never held twice in the relay.
         public let base64: String
+
+        public init(mediaType: String, sha256: String, base64: String) {
+            self.mediaType = mediaType
+            self.sha256 = sha256
+            self.base64 = base64
+        }
     }
 
     public init(id: String, submittedAt: String, report: JSONValue, photo: Photo?) {

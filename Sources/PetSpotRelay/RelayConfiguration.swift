@@ -89,7 +89,7 @@ public struct RelayConfiguration: Sendable, Equatable {
                 batchSize = try int(Self.batchSizeRange)
             case "pollIntervalSeconds":
                 guard case .number(let n) = value, let interval = Self.pollInterval(n.literal) else {
-                    throw fail("expected a number of seconds from 0.01 to 3600, found \(value.typeName == "a number" ? "\(value)" : value.typeName)")
+                    throw fail("expected a number of seconds from 0.01 to 3600, found \(value.typeName == "a number" ? JSONWriter.string(value) : value.typeName)")
                 }
                 pollInterval = interval
             case "retryMaxDelaySeconds":
