@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOSSL
 import PostgresNIO
@@ -76,10 +79,10 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
             return (.tls, "TLS refused: the certificate of the PostgreSQL server at \(at) does not name \(url.host): \(extra)")
         }
         if let io = error as? IOError {
-            return (.unreachable, "cannot reach PostgreSQL at \(at): \(io.description)")
+            return (.unreachable, "cannot reach PostgreSQL at \(at): \(plain(io))")
         }
         if let connect = error as? NIOConnectionError {
-            let reasons = connect.connectionErrors.map { "\($0.error)" }
+            let reasons = connect.connectionErrors.map { plain($0.error) }
             let reason = reasons.first ?? connect.dnsAAAAError.map { "\($0)" } ?? connect.dnsAError.map { "\($0)" } ?? "no address"
             return (.unreachable, "cannot reach PostgreSQL at \(at): \(reason)")
         }
@@ -87,5 +90,11 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
             return (.unreachable, "the connection to PostgreSQL at \(at) broke: \(error)")
         }
         return (.unreachable, "PostgreSQL at \(at): \(String(reflecting: error))")
+    }
+
+    /// An IOError as the system says it ("Connection refused"), without NIO's wrapping.
+    private static func plain(_ error: any Error) -> String {
+        guard let io = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(io.errnoCode))
     }
 }

@@ -190,7 +190,7 @@ actor StateRecorder {
         state.alreadyStored += outcome.alreadyStored
         state.lastDeliveryAt = Self.iso(wallClock())
         if outcome.alreadyStored > 0 {
-            logger.info("batch delivered; some reports were already stored centrally", metadata: [
+            logger.debug("batch delivered; some reports were already stored centrally", metadata: [
                 "reports": "\(count)", "alreadyStored": "\(outcome.alreadyStored)",
             ])
         } else {
