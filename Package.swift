@@ -69,6 +69,8 @@ let package = Package(
         ]),
         // Carries the daemon's finished reports into one central PostgreSQL: configuration, the
         // connection URL, the central schema and its writer, the delivery loop, backoff, status.
+        // Its own code needs only FoundationEssentials, but PostgresNIO imports Foundation, so
+        // petspot-relay (unlike petspotd) links Foundation and its ICU data.
         .target(name: "PetSpotRelay", dependencies: [
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "PostgresNIO", package: "postgres-nio"),
