@@ -50,8 +50,15 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
             self.init(kind: .tls, "TLS refused: the PostgreSQL server at \(at) does not offer TLS (sslmode=\(url.sslMode.rawValue))")
         case .server:
             let message = psql.serverInfo?[.message] ?? "no message"
-            let state = psql.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            self.init(kind: .server, "PostgreSQL at \(at) refused: \(message)\(state)")
+            let sqlState = psql.serverInfo?[.sqlState] ?? ""
+            let state = sqlState.isEmpty ? "" : " (SQLSTATE \(sqlState))"
+            // A server shutting down (57P01 on a fast stop), a broken connection (08…) or one
+            // out of resources (53…, too many connections) is an outage, not a refusal.
+            if ["57", "08", "53"].contains(String(sqlState.prefix(2))) {
+                self.init(kind: .unreachable, "PostgreSQL at \(at) is not available: \(message)\(state)")
+            } else {
+                self.init(kind: .server, "PostgreSQL at \(at) refused: \(message)\(state)")
+            }
         default:
             if let underlying = psql.underlying {
                 self.init(Self.classify(underlying, at: at, url: url))
