@@ -23,10 +23,13 @@ fi
 dir=$(mktemp -d)
 chmod 755 "$dir"
 daemon="" relay="" pgrunning=""
+# Every step may fail (a program already gone) without cutting the cleanup short under set -e.
 cleanup() {
-  [ -n "$relay" ] && kill "$relay" 2>/dev/null
-  [ -n "$daemon" ] && kill "$daemon" 2>/dev/null
-  [ -n "$pgrunning" ] && setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1
+  if [ -n "$relay" ]; then kill "$relay" 2>/dev/null || true; fi
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
+  if [ -n "$pgrunning" ]; then
+    setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
   wait 2>/dev/null || true
   rm -rf "$dir"
 }
