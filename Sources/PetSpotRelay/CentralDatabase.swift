@@ -42,7 +42,12 @@ public actor CentralDatabase {
         for report in reports {
             ids.append(report.id)
             submitted.append(report.submittedAt)
-            documents.append(JSONWriter.string(report.report))
+            if report.report.containsNULCharacter {
+                logger.warning("a report holds U+0000, which PostgreSQL cannot store; it is stored as U+FFFD", metadata: ["report": "\(report.id)"])
+                documents.append(JSONWriter.string(report.report.replacingNULCharacters))
+            } else {
+                documents.append(JSONWriter.string(report.report))
+            }
             // Parallel arrays cannot carry a null here, so "" stands for "no photo" and the
             // media type, never empty for a photo, tells which.
             photos.append(report.photo?.base64 ?? "")

@@ -203,3 +203,17 @@ extension CentralDatabaseTests {
         await relay.close()
     }
 }
+
+extension CentralDatabaseTests {
+    @Test("a report holding U+0000, which jsonb refuses, is stored with U+FFFD instead of stopping the queue")
+    func nulCharacter() async throws {
+        let server = try PostgresServer()
+        let relay = try database(server.url())
+        let report = ClaimedReport(id: "r-nul", submittedAt: "2026-11-21T13:07:27Z",
+                                   report: ["id": "r-nul", "values": ["additionalDescription": "brown\u{0}collar", "a\u{0}": ["x\u{0}"]]], photo: nil)
+        #expect(try await relay.write([report, Self.report("r-ok")], box: "a") == .init(inserted: 2, alreadyStored: 0))
+        #expect(try server.psql("SELECT report->'values'->>'additionalDescription' FROM reports WHERE id = 'r-nul'") == "brown\u{FFFD}collar")
+        #expect(try server.psql("SELECT report->'values'->'a\u{FFFD}'->>0 FROM reports WHERE id = 'r-nul'") == "x\u{FFFD}")
+        await relay.close()
+    }
+}
