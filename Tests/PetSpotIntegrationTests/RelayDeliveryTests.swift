@@ -71,14 +71,17 @@ struct RelayDeliveryTests {
     func postgresStopped() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay().start()
-        try Self.file(40, on: daemon)
+        try Self.file(10, on: daemon)
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
-        try waitUntil("some reports stored") { (Int(try postgres.psql("SELECT count(*) FROM reports")) ?? 0) >= 5 }
+        try waitUntil("the first reports stored") { try postgres.psql("SELECT count(*) FROM reports") == "10" }
+        // A batch in flight when PostgreSQL stops: claimed, its write waiting on a lock.
+        let holder = try postgres.lockReports()
+        try Self.file(30, on: daemon)
+        try postgres.waitForBlockedWrite()
         try postgres.stop()
-        try Self.file(5, on: daemon)
+        holder.waitUntilExit()
         try waitUntil("the relay to notice\n\(relay.log)") { relay.logLines(containing: "PostgreSQL unreachable") == 1 }
-        let pendingWhileDown = try daemon.relayPending()
-        #expect(pendingWhileDown > 0)
+        #expect(try daemon.relayPending() == 30)
         let status = try relay.status()
         #expect(status.status == 1, "\(status.stdout)")
         #expect(status.stdout.contains("last error: PostgreSQL: "))
@@ -86,37 +89,49 @@ struct RelayDeliveryTests {
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
         #expect(relay.logLines(containing: "PostgreSQL unreachable") == 1, "\(relay.log)")
         #expect(relay.logLines(containing: "PostgreSQL reachable") == 2, "\(relay.log)")
-        #expect(try postgres.psql("SELECT count(*) FROM reports") == "45")
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "40")
     }
 
     @Test("the relay SIGKILLed mid-batch and started again: each report once")
     func relayKilled() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay().start()
-        try Self.file(60, on: daemon)
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 7)).start()
-        try waitUntil("some reports stored") { (Int(try postgres.psql("SELECT count(*) FROM reports")) ?? 0) >= 7 }
+        // Killed between claim and commit: its write waits on a lock.
+        let holder = try postgres.lockReports()
+        try Self.file(30, on: daemon)
+        try postgres.waitForBlockedWrite()
+        // The first claim took what had been filed by then: 1 to 7 reports.
+        let claimed = try daemon.connect().result("relay.status")["claimed"]
+        #expect((1...7).contains({ if case .number(let n)? = claimed { n.exactInt ?? 0 } else { 0 } }()), "claimed \(String(describing: claimed))")
         try relay.kill()
-        #expect(try daemon.relayPending() > 0)
-        // Claims of the killed relay expire (claimTimeoutSeconds 5) and are handed out again.
+        try postgres.unlockReports(holder)
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "0")
+        #expect(try daemon.relayPending() == 30)
+        // The killed relay's claims expire (claimTimeoutSeconds 5) and are handed out again.
         try relay.start()
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
-        #expect(try postgres.psql("SELECT count(*) FROM reports") == "60")
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "30")
     }
 
-    @Test("the daemon SIGKILLed and started again: each report once")
+    @Test("the daemon SIGKILLed mid-batch and started again: each report once")
     func daemonKilled() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay().start()
-        try Self.file(40, on: daemon)
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
-        try waitUntil("some reports stored") { (Int(try postgres.psql("SELECT count(*) FROM reports")) ?? 0) >= 5 }
+        let holder = try postgres.lockReports()
+        try Self.file(20, on: daemon)
+        try postgres.waitForBlockedWrite()
+        // The batch commits centrally while the daemon is gone: its acknowledgement waits for
+        // the daemon to come back, and the restarted daemon hands the batch out again.
         try daemon.kill()
+        try postgres.unlockReports(holder)
+        try waitUntil("the batch stored") { try postgres.psql("SELECT count(*) FROM reports") != "0" }
         try waitUntil("the relay to notice\n\(relay.log)") { relay.logLines(containing: "petspotd unreachable") == 1 }
         try daemon.start()
         try Self.file(3, on: daemon)
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
-        #expect(try postgres.psql("SELECT count(*) FROM reports") == "43")
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "23")
         #expect(relay.logLines(containing: "petspotd unreachable") == 1, "\(relay.log)")
     }
 

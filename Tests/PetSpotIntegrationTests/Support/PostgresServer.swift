@@ -167,3 +167,35 @@ final class PostgresServer {
                         serverCertificate: "\(dir)/server.pem", serverKey: "\(dir)/server.key")
     }
 }
+
+extension PostgresServer {
+    /// Holds table `reports` locked from another session, so that a relay's next write waits
+    /// inside PostgreSQL: a batch caught between claim and commit, on purpose.
+    func lockReports() throws -> Process {
+        try waitUntil("table reports to exist") { try psql("SELECT to_regclass('reports') IS NOT NULL") == "t" }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        holder.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-X", "-q", "-c",
+                            "BEGIN; LOCK TABLE reports; SELECT pg_sleep(120); COMMIT;"]
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        try waitUntil("the lock on reports") {
+            try psql("SELECT count(*) FROM pg_locks WHERE relation = 'reports'::regclass AND granted AND mode = 'AccessExclusiveLock'") == "1"
+        }
+        return holder
+    }
+
+    /// Waits until a write into reports waits for the lock.
+    func waitForBlockedWrite() throws {
+        try waitUntil("a write to wait for the lock on reports") {
+            try psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO reports%'") != "0"
+        }
+    }
+
+    /// Ends the session holding the lock.
+    func unlockReports(_ holder: Process) throws {
+        try psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%LOCK TABLE reports%' AND pid <> pg_backend_pid()")
+        holder.waitUntilExit()
+    }
+}
