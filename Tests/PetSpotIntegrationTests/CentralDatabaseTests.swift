@@ -173,22 +173,11 @@ extension CentralDatabaseTests {
         let relay = try database(server.url())
         try await relay.connect()
         // Another session holds the table, so that the write waits inside PostgreSQL ...
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        holder.arguments = ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", "-X", "-q", "-c",
-                            "BEGIN; LOCK TABLE reports; SELECT pg_sleep(30); COMMIT;"]
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
+        let holder = try server.lockReports()
         defer { if holder.isRunning { holder.terminate() } }
-        try waitUntil("the lock to be held") {
-            try server.psql("SELECT count(*) FROM pg_locks WHERE relation = 'reports'::regclass AND granted AND mode = 'AccessExclusiveLock'") == "1"
-        }
         let write = Task { try await relay.write([Self.report("r1")], box: "a") }
         // ... and its session is ended while it waits.
-        try waitUntil("the write to wait for the lock") {
-            try server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO reports%'") == "1"
-        }
+        try server.waitForBlockedWrite()
         try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO reports%'")
         do {
             _ = try await write.value
@@ -197,8 +186,7 @@ extension CentralDatabaseTests {
             #expect(error.kind == .unreachable, "\(error.description)")
             #expect(error.description.contains("SQLSTATE 57P01"), "\(error.description)")
         }
-        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%LOCK TABLE reports%' AND pid <> pg_backend_pid()")
-        holder.waitUntilExit()
+        try server.unlockReports(holder)
         #expect(try await relay.write([Self.report("r1")], box: "a") == .init(inserted: 1, alreadyStored: 0))
         await relay.close()
     }
