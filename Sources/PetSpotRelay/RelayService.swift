@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import Logging
+import PetSpotProtocol
 import ServiceLifecycle
 
 /// The delivery loop: claim a batch from the daemon, store it centrally, and only once
@@ -70,7 +71,7 @@ public final class RelayService: Service, Sendable {
                 await recorder.daemon(.reachable)
                 daemonBackoff.succeeded()
             } catch {
-                await recorder.daemon(.unreachable(reason: "\(error)", kind: error is DaemonRefused ? "refused" : "unreachable"))
+                await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
                 await pause(daemonBackoff.failed())
                 continue
             }
@@ -97,25 +98,42 @@ public final class RelayService: Service, Sendable {
             guard let outcome else { break }
 
             let ids = batch.reports.map(\.id)
-            var acknowledged = false
+            var acknowledged = false, known = true
             while !acknowledged, !Task.isShuttingDownGracefully {
                 do {
                     try await daemon.acknowledge(ids)
                     acknowledged = true
                     await recorder.daemon(.reachable)
                     daemonBackoff.succeeded()
+                } catch let refused as DaemonRefused where refused.error.kind == .invalidParams {
+                    // An id the daemon no longer knows (its database replaced from a backup):
+                    // it marked none of them. Asking again would fail forever; the known ones
+                    // are claimed, stored (again, ignored) and acknowledged in a later batch.
+                    logger.warning("petspotd does not know a report of the batch; its reports stay stored centrally", metadata: [
+                        "reason": "\(refused.error.message)",
+                    ])
+                    acknowledged = true
+                    known = false
                 } catch {
-                    await recorder.daemon(.unreachable(reason: "\(error)", kind: error is DaemonRefused ? "refused" : "unreachable"))
+                    await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
                     await pause(daemonBackoff.failed())
                 }
             }
             guard acknowledged else { break }
-            await recorder.delivered(ids.count, outcome: outcome)
+            if known { await recorder.delivered(ids.count, outcome: outcome) }
         }
         await recorder.flush()
         await database.close()
         await daemon.shutdown()
         logger.notice("relay stopped")
+    }
+
+    /// "refused" when the daemon answered with an error that retrying will not cure by itself
+    /// (not in relay.group, a batch size over its limit); "unreachable" for a daemon that is
+    /// away or stopping.
+    static func kind(of error: any Error) -> String {
+        guard let refused = error as? DaemonRefused, refused.error.kind != .shuttingDown else { return "unreachable" }
+        return "refused"
     }
 
     /// Waits, unless a graceful stop comes first.

@@ -135,6 +135,27 @@ struct RelayDeliveryTests {
         #expect(relay.logLines(containing: "petspotd unreachable") == 1, "\(relay.log)")
     }
 
+    @Test("a batch the restarted daemon no longer knows (its database replaced) is let go; delivery goes on")
+    func daemonForgotBatch() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
+        let holder = try postgres.lockReports()
+        try Self.file(3, on: daemon)
+        try postgres.waitForBlockedWrite()
+        try daemon.kill()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: daemon.databasePath + suffix) }
+        try daemon.start()
+        try postgres.unlockReports(holder)
+        try waitUntil("the relay to let the batch go\n\(relay.log)") {
+            relay.logLines(containing: "petspotd does not know a report of the batch") == 1
+        }
+        let fresh = try Self.file(2, on: daemon)
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
+        #expect(Set(try postgres.storedReports().keys).isSuperset(of: fresh))
+        #expect(relay.logLines(containing: "petspotd refuses the relay") == 0, "\(relay.log)")
+    }
+
     @Test("two daemons, two relays, one PostgreSQL: all reports of both, each with its box")
     func twoBoxes() throws {
         let postgres = try PostgresServer()
