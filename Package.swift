@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "petspotd", targets: ["petspotd"]),
         .executable(name: "petspot", targets: ["petspot"]),
+        .executable(name: "petspot-relay", targets: ["petspot-relay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -14,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
@@ -64,6 +67,27 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // Carries the daemon's finished reports into one central PostgreSQL: configuration, the
+        // connection URL, the central schema and its writer, the delivery loop, backoff, status.
+        // Its own code needs only FoundationEssentials, but PostgresNIO imports Foundation, so
+        // petspot-relay (unlike petspotd) links Foundation and its ICU data.
+        .target(name: "PetSpotRelay", dependencies: [
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "petspot-relay", dependencies: [
+            "PetSpotRelay", "PetSpotProtocol", "PetSpotSystem",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
         // The report store alone, in process: what durable submits cost without the socket and the flow.
@@ -77,6 +101,7 @@ let package = Package(
             "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotJSON", "PetSpotSystem"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
@@ -92,7 +117,10 @@ let package = Package(
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: [
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem", "petspotd", "petspot",
+            "PetSpotRelay", "petspot-relay", "PetSpotFlow",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,11 +26,14 @@ enum SubmitBenchmark {
         return Array(lines.utf8)
     }
 
-    static func run(socket: String, connections: Int, seconds: Double) {
+    /// With `reports`, files exactly that many (to fill a daemon for Benchmarks/run-relay.sh) and
+    /// ignores `seconds`.
+    static func run(socket: String, connections: Int, seconds: Double, reports: Int? = nil) {
         let latencies = Mutex<[Duration]>([])
         let failures = Atomic<Int>(0)
+        let tickets = Atomic<Int>(0)
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        let deadline = clock.now + (reports == nil ? .milliseconds(Int(seconds * 1000)) : .seconds(86_400))
         let began = clock.now
         let finished = DispatchGroup()
         for _ in 0..<connections {
@@ -45,6 +48,7 @@ enum SubmitBenchmark {
                 }
                 do {
                     while clock.now < deadline {
+                        if let reports, tickets.add(1, ordering: .relaxed).newValue > reports { break }
                         guard let flow = try conn.call("flow.start").get()["flow"]?["id"]?.stringValue else {
                             throw ClientError("flow.start gave no flow id")
                         }

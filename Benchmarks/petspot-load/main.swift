@@ -7,6 +7,7 @@
 //   petspot-load --socket run/petspotd.sock --open-flows 10000 [--view]
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
 //   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
+//   petspot-load --socket run/petspotd.sock --submits --reports 10000   (exactly that many, then stop)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,6 +32,8 @@ struct Options {
     /// The server only echoes lines: send the same request lines, start no flow.
     var echo = false
     var submits = false
+    /// With --submits: stop after this many reports rather than after --seconds.
+    var reports: Int?
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -56,6 +59,9 @@ struct Options {
                 guard ["flow.get", "daemon.info"].contains(o.method) else { fail("--method is flow.get or daemon.info") }
             case "--echo": o.echo = true
             case "--submits": o.submits = true
+            case "--reports":
+                guard let n = Int(value()), n > 0 else { fail("--reports needs a positive whole number") }
+                o.reports = n
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -90,7 +96,7 @@ if let gpsd = options.gpsdBench {
 }
 
 if options.submits {
-    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds)
+    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds, reports: options.reports)
     exit(0)
 }
 

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Figures for docs/PERFORMANCE.md: reports relayed into PostgreSQL per second. Builds release
+# binaries, starts a scratch PostgreSQL 15 (as the postgres user, on a free loopback port) and
+# petspotd (relay.group root: run as root), files N reports with petspot-load, then starts
+# petspot-relay and times it from its start until the daemon's pending count is 0; checks that
+# PostgreSQL holds each report once.
+#   Benchmarks/run-relay.sh [reports] [batchSize]
+# BIN=dir runs the petspotd, petspot-load and petspot-relay found in dir instead of building.
+# PGBIN=dir names PostgreSQL's programs (default /usr/lib/postgresql/15/bin).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reports=${1:-10000}
+batch=${2:-100}
+pgbin=${PGBIN:-/usr/lib/postgresql/15/bin}
+if [ "$(id -u)" != 0 ]; then echo "run as root: petspotd's relay.group is root here, and PostgreSQL runs as postgres" >&2; exit 1; fi
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  scratch=${SCRATCH:-.build-release}
+  for product in petspotd petspot-load petspot-relay; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
+  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+fi
+dir=$(mktemp -d)
+chmod 755 "$dir"
+daemon="" relay="" pgrunning=""
+# Every step may fail (a program already gone) without cutting the cleanup short under set -e.
+cleanup() {
+  if [ -n "$relay" ]; then kill "$relay" 2>/dev/null || true; fi
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
+  if [ -n "$pgrunning" ]; then
+    setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+  wait 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$dir/pg" && chown postgres:postgres "$dir/pg"
+setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/initdb" -D "$dir/pg/data" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+# Defaults but for the port: the figure includes PostgreSQL's commit (fsync on).
+setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/postgres.log" -w \
+  -o "-h 127.0.0.1 -p $port -k $dir/pg" start >/dev/null
+pgrunning=1
+url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+
+python3 - "$dir" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open("config/petspotd.json"))
+c.setdefault("relay", {})["group"] = "root"
+json.dump(c, open(d + "/petspotd.json", "w"))
+PY
+cp config/species.json "$dir/species.json"
+"$bin/petspotd" --config "$dir/petspotd.json" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
+  --location-providers simulated --log-level warning --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000 \
+  2>"$dir/petspotd.log" &
+daemon=$!
+for _ in $(seq 200); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
+[ -S "$dir/petspotd.sock" ] || { echo "petspotd did not start" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
+
+echo "petspot-relay: $(readlink -f "$bin/petspot-relay")"
+echo "== filing $reports reports"
+"$bin/petspot-load" --socket "$dir/petspotd.sock" --submits --reports "$reports" --connections 8 | grep -E "reports filed|submits"
+
+echo "{\"batchSize\": $batch, \"pollIntervalSeconds\": 0.05}" > "$dir/relay.json"
+echo "== relaying, batchSize $batch"
+python3 - "$dir" "$bin/petspot-relay" "$url" "$reports" <<'PY'
+import json, socket, subprocess, sys, time
+d, relay, url, expected = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+def status():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(d + "/petspotd.sock")
+    s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"relay.status"}\n')
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = s.recv(65536)
+        if not chunk: break
+        data += chunk
+    s.close()
+    answer = json.loads(data)
+    if "result" not in answer: sys.exit("relay.status failed: %s" % answer)
+    return answer["result"]
+
+first = status()["pending"]
+if first != expected: sys.exit("the daemon has %d pending reports, not %d" % (first, expected))
+started = time.monotonic()
+p = subprocess.Popen([relay, "--config", d + "/relay.json", "--socket", d + "/petspotd.sock", "--postgres", url,
+                      "--box", "bench", "--state-file", d + "/state.json", "--log-level", "notice"],
+                     stderr=open(d + "/relay.log", "w"))
+while True:
+    pending = status()["pending"]
+    if pending == 0: break
+    if p.poll() is not None: sys.exit("petspot-relay exited with %d:\n%s" % (p.returncode, open(d + "/relay.log").read()))
+    if time.monotonic() - started > 600: sys.exit("not done after 600 s: %d pending" % pending)
+    time.sleep(0.02)
+took = time.monotonic() - started
+p.terminate(); p.wait()
+print("reports relayed: %d in %.2f s (from the relay's start, its connect and schema included)" % (expected, took))
+print("relayed: %.0f reports/s" % (expected / took))
+PY
+stored=$(psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -X -At -c "SELECT count(*) || ' stored, ' || count(DISTINCT id) || ' distinct' FROM reports")
+echo "PostgreSQL: $stored"

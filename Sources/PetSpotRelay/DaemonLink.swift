@@ -1,0 +1,128 @@
+import NIOConcurrencyHelpers
+import NIOPosix
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+
+/// The relay's connection to the local daemon, with the relay.* calls it makes.
+///
+/// It drives the blocking `PetSpotConnection` on a thread of its own (an `NIOThreadPool` of
+/// one) rather than a new NIO client: that client already frames lines of any length (a claim
+/// with photos is several MiB on one line), times out reads and speaks the envelope the CLI and
+/// the tests use; one thread keeps its blocking reads off the cooperative pool, and the relay
+/// makes one call at a time anyway.
+public final class DaemonLink: Sendable {
+    public let socketPath: String
+    private let timeout: Duration
+    private let pool: NIOThreadPool
+    /// Touched only on the pool's one thread; the lock makes that checkable, not contended.
+    private let connection = NIOLockedValueBox<ConnectionBox>(ConnectionBox())
+
+    private final class ConnectionBox: @unchecked Sendable {
+        var connection: PetSpotConnection?
+    }
+
+    public init(socketPath: String, timeout: Duration = .seconds(60)) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+        pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+    }
+
+    deinit {
+        pool.shutdownGracefully { _ in }
+    }
+
+    /// Closes the connection (the next call connects again) and stops the thread.
+    public func shutdown() async {
+        disconnect()
+        try? await pool.shutdownGracefully()
+    }
+
+    public func disconnect() {
+        connection.withLockedValue { $0.connection?.close(); $0.connection = nil }
+    }
+
+    public func claim(limit: Int) async throws -> ClaimBatch {
+        let result = try await call("relay.claim", ["limit": .int(limit)])
+        return try ClaimBatch(result: result)
+    }
+
+    /// Marks reports delivered; the daemon has made that durable when this returns.
+    @discardableResult
+    public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
+        let result = try await call("relay.ack", ["reportIds": .array(ids.map { .string($0) })])
+        guard case .number(let d)? = result["delivered"], let delivered = d.exactInt,
+              case .number(let a)? = result["alreadyDelivered"], let already = a.exactInt
+        else { throw DaemonAnswerError("relay.ack's answer has no delivered and alreadyDelivered counts") }
+        return (delivered, already)
+    }
+
+    public func status() async throws -> RelayDaemonStatus {
+        try RelayDaemonStatus(result: try await call("relay.status"))
+    }
+
+    /// One call on the link's thread; a failed connection is dropped so that the next call connects anew.
+    public func call(_ method: String, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
+        let socketPath = self.socketPath, timeout = self.timeout
+        let outcome: Result<JSONValue, RPCError> = try await pool.runIfActive { [connection] in
+            try connection.withLockedValue { box throws -> Result<JSONValue, RPCError> in
+                do throws(ClientError) {
+                    let conn: PetSpotConnection
+                    if let existing = box.connection {
+                        conn = existing
+                    } else {
+                        conn = try PetSpotConnection(socketPath: socketPath, timeout: timeout)
+                        box.connection = conn
+                    }
+                    return try conn.call(method, params)
+                } catch {
+                    box.connection?.close()
+                    box.connection = nil
+                    throw DaemonUnreachable(reason: error.description)
+                }
+            }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let error): throw DaemonRefused(method: method, error: error)
+        }
+    }
+}
+
+/// The daemon could not be reached or the connection broke.
+public struct DaemonUnreachable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// The daemon answered a relay call with an error (e.g. methodNotFound: this user is not in relay.group).
+public struct DaemonRefused: Error, Sendable, CustomStringConvertible {
+    public let method: String
+    public let error: RPCError
+    public var description: String {
+        if error.kind == .methodNotFound {
+            return "petspotd refused \(method) as an unknown method: the relay's user is not in the daemon's relay.group, or the daemon is too old for relays"
+        }
+        return "petspotd refused \(method): \(error.message)"
+    }
+}
+
+/// `relay.status`'s answer.
+public struct RelayDaemonStatus: Sendable, Equatable {
+    public let pending: Int
+    public let claimed: Int
+    public let delivered: Int
+    public let lastDeliveredAt: String?
+
+    public init(result: JSONValue) throws(DaemonAnswerError) {
+        func count(_ key: String) throws(DaemonAnswerError) -> Int {
+            guard case .number(let n)? = result[key], let i = n.exactInt else { throw DaemonAnswerError("relay.status's answer has no \"\(key)\" count") }
+            return i
+        }
+        pending = try count("pending")
+        claimed = try count("claimed")
+        delivered = try count("delivered")
+        lastDeliveredAt = result["lastDeliveredAt"]?.stringValue
+    }
+}

@@ -1,0 +1,84 @@
+import PetSpotJSON
+
+/// What the running relay tells `--status` through its state file.
+public struct RelayState: Sendable, Equatable {
+    public var box: String
+    public var pid: Int32
+    public var startedAt: String
+    public var updatedAt: String
+    public var daemon: LinkState = .unknown
+    public var postgres: LinkState = .unknown
+    /// When the last batch was acknowledged (ISO 8601 UTC).
+    public var lastDeliveryAt: String?
+    public var lastError: String?
+    public var lastErrorAt: String?
+    /// Since the start: reports acknowledged, of which PostgreSQL had not stored before / had.
+    public var delivered = 0
+    public var storedNew = 0
+    public var alreadyStored = 0
+    /// The daemon's pending count after the last claim.
+    public var pending: Int?
+
+    public init(box: String, pid: Int32, startedAt: String) {
+        self.box = box
+        self.pid = pid
+        self.startedAt = startedAt
+        self.updatedAt = startedAt
+    }
+
+    /// The error in force now, if any: an outage not yet over.
+    public var currentError: String? {
+        if case .unreachable(let reason, _) = daemon { return "petspotd: \(reason)" }
+        if case .unreachable(let reason, _) = postgres { return "PostgreSQL: \(reason)" }
+        return nil
+    }
+
+    public var json: JSONValue {
+        func link(_ state: LinkState) -> JSONValue {
+            if case .unreachable(let reason, let kind) = state { return ["state": "unreachable", "reason": .string(reason), "kind": .string(kind)] }
+            return ["state": .string(state.name)]
+        }
+        return [
+            "box": .string(box),
+            "pid": .int(pid),
+            "startedAt": .string(startedAt),
+            "updatedAt": .string(updatedAt),
+            "daemon": link(daemon),
+            "postgres": link(postgres),
+            "lastDeliveryAt": .optional(lastDeliveryAt),
+            "lastError": .optional(lastError),
+            "lastErrorAt": .optional(lastErrorAt),
+            "delivered": .int(delivered),
+            "storedNew": .int(storedNew),
+            "alreadyStored": .int(alreadyStored),
+            "pending": .optional(pending),
+        ]
+    }
+
+    public init(json: JSONValue) throws(DaemonAnswerError) {
+        func string(_ key: String) throws(DaemonAnswerError) -> String {
+            guard let s = json[key]?.stringValue else { throw DaemonAnswerError("the state file has no \"\(key)\"") }
+            return s
+        }
+        func count(_ key: String) -> Int { if case .number(let n)? = json[key] { n.exactInt ?? 0 } else { 0 } }
+        func link(_ key: String) -> LinkState {
+            switch json[key]?["state"]?.stringValue {
+            case "reachable": .reachable
+            case "unreachable": .unreachable(reason: json[key]?["reason"]?.stringValue ?? "", kind: json[key]?["kind"]?.stringValue ?? "unreachable")
+            default: .unknown
+            }
+        }
+        let pid: Int32 = if case .number(let n)? = json["pid"], let i = n.exactInt { Int32(truncatingIfNeeded: i) } else { 0 }
+        self.init(box: try string("box"), pid: pid, startedAt: try string("startedAt"))
+        updatedAt = try string("updatedAt")
+        daemon = link("daemon")
+        postgres = link("postgres")
+        lastDeliveryAt = json["lastDeliveryAt"]?.stringValue
+        lastError = json["lastError"]?.stringValue
+        lastErrorAt = json["lastErrorAt"]?.stringValue
+        delivered = count("delivered")
+        storedNew = count("storedNew")
+        alreadyStored = count("alreadyStored")
+        if case .number(let n)? = json["pending"] { pending = n.exactInt }
+    }
+}

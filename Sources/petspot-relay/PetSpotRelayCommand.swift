@@ -1,0 +1,146 @@
+import ArgumentParser
+import FoundationEssentials
+import Logging
+import PetSpotProtocol
+import PetSpotRelay
+import PetSpotSystem
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// EX_CONFIG from sysexits.h: the configuration is wrong; a restart alone will not help.
+let exitConfigurationError: Int32 = 78
+
+@main
+struct PetSpotRelayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petspot-relay",
+        abstract: "Carries this box's finished reports from petspotd into one central PostgreSQL.",
+        discussion: """
+            Claims reports from petspotd (relay.claim), stores them in PostgreSQL (table reports, created on first connect), then acknowledges them (relay.ack). A report is acknowledged only once PostgreSQL has committed it, and stored once however often it is sent. Settings come from the configuration file; every flag overrides the file's value.
+
+            --status exits 0 when all is well, 1 when the relay's last state has an error in force, 2 when petspotd could not be asked, 3 when there is no state file yet. A configuration error exits 78.
+            """,
+        version: petspotdVersion)
+
+    @Option(name: .long, help: ArgumentHelp(
+        "JSON configuration file (keys: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile). Without it: \(RelayConfiguration.defaultConfigFile) if present.",
+        valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("petspotd's socket (socket); default PETSPOT_SOCKET, else ./run/petspotd.sock if present, else /run/petspotd/petspotd.sock.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("The central database (postgres): postgres://user:password@host:port/db?sslmode=disable|require|verify-full&sslrootcert=/path/ca.pem", valueName: "url"))
+    var postgres: String?
+
+    @Option(name: .long, help: ArgumentHelp("This box's name, stored with each report (box); default /etc/machine-id's contents.", valueName: "name"))
+    var box: String?
+
+    @Option(name: .customLong("state-file"), help: ArgumentHelp("Where the relay keeps its state for --status (stateFile).", valueName: "path"))
+    var stateFile: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    @Flag(name: .long, help: "Print the pending count, the last delivery and the last error, then exit.")
+    var status = false
+
+    func run() async throws {
+        let settings: RelayConfiguration
+        do {
+            settings = try resolveConfiguration()
+        } catch {
+            printError("petspot-relay: \(error.description)")
+            throw ExitCode(exitConfigurationError)
+        }
+        if status {
+            let report = await RelayStatusReport.gather(link: DaemonLink(socketPath: settings.socketPath, timeout: .seconds(10)),
+                                                        stateFile: StateFile(path: settings.stateFile))
+            print(report.text)
+            throw ExitCode(report.outcome.rawValue)
+        }
+        let box: String
+        let url: PostgresURL
+        do throws(RelayConfigurationError) {
+            guard let configured = settings.postgres else {
+                throw RelayConfigurationError("no PostgreSQL URL: give --postgres or the configuration key postgres")
+            }
+            url = configured
+            if let configured = settings.box {
+                box = configured
+            } else {
+                box = try RelayConfiguration.machineID()
+            }
+        } catch {
+            printError("petspot-relay: \(error.description)")
+            throw ExitCode(exitConfigurationError)
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            printError("petspot-relay: --log-level: \"\(logLevel)\" is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ExitCode(exitConfigurationError)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        // A daemon that goes away mid-write must not kill the relay.
+        signal(SIGPIPE, SIG_IGN)
+        let logger = Logger(label: "petspot-relay")
+        // postgres-nio logs every query at debug; those lines say nothing the relay's do not.
+        var databaseLogger = Logger(label: "petspot-relay.postgres")
+        databaseLogger.logLevel = max(level, .notice)
+        let relay = RelayService(
+            settings: .init(box: box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
+                            retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
+            daemon: DaemonLink(socketPath: settings.socketPath),
+            database: CentralDatabase(url: url, logger: databaseLogger),
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: relay, successTerminationBehavior: .gracefullyShutdownGroup,
+                             failureTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+
+    /// The file (or the defaults) first, then each flag on top: the flag wins.
+    func resolveConfiguration() throws(RelayConfigurationError) -> RelayConfiguration {
+        var c: RelayConfiguration
+        if let config {
+            c = try RelayConfiguration.load(file: config)
+        } else if access(RelayConfiguration.defaultConfigFile, F_OK) == 0 {
+            c = try RelayConfiguration.load(file: RelayConfiguration.defaultConfigFile)
+        } else {
+            c = RelayConfiguration()
+        }
+        if let socket {
+            guard !socket.isEmpty else { throw RelayConfigurationError("--socket: the path must not be empty") }
+            c.socketPath = socket
+        }
+        if let postgres {
+            do {
+                c.postgres = try PostgresURL(parsing: postgres)
+            } catch {
+                throw RelayConfigurationError("--postgres: \(error.description)")
+            }
+        }
+        if let box {
+            if let problem = RelayConfiguration.boxProblem(box) { throw RelayConfigurationError("--box: \(problem)") }
+            c.box = box
+        }
+        if let stateFile {
+            guard !stateFile.isEmpty else { throw RelayConfigurationError("--state-file: the path must not be empty") }
+            c.stateFile = stateFile
+        }
+        return c
+    }
+}
+
+func printError(_ line: String) {
+    try? FileDescriptorIO.write(STDERR_FILENO, line + "\n")
+}

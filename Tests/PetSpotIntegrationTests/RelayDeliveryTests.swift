@@ -1,0 +1,195 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// petspot-relay between real daemons and a real PostgreSQL: every acknowledged report ends up
+/// centrally exactly once, whatever stops or dies on the way.
+@Suite("Relaying reports into PostgreSQL", .serialized)
+struct RelayDeliveryTests {
+    static let fast: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]
+
+    static func settings(batchSize: Int) -> JSONObject {
+        var s = fast
+        s["batchSize"] = .int(batchSize)
+        return s
+    }
+
+    /// Files `count` reports (each with the test PNG) on one connection; returns their ids.
+    @discardableResult
+    static func file(_ count: Int, on daemon: DaemonProcess) throws -> [String] {
+        let conn = try daemon.connect()
+        return try (0..<count).map { _ in try fileReport(conn).submit["report"]!["id"]!.stringValue! }
+    }
+
+    /// Waits until the daemon has nothing pending, then checks that each of its reports is
+    /// delivered and stored centrally exactly once, with its box.
+    static func expectAllDeliveredOnce(_ daemon: DaemonProcess, _ postgres: PostgresServer, box: String, relay: RelayProcess,
+                                       seconds: Double = 90) throws {
+        try waitUntil("the daemon's pending count to reach 0\n\(relay.log)", seconds: seconds) { try daemon.relayPending() == 0 }
+        let conn = try daemon.connect()
+        let ids = try allReportIDs(conn)
+        let stored = try postgres.storedReports()
+        for id in ids {
+            let report = try conn.result("reports.get", ["id": .string(id)])
+            #expect(report[path: "report", "delivery", "state"] == "delivered", "\(id): \(JSONWriter.string(report))")
+            #expect(stored[id]?.count == 1, "\(id) stored \(stored[id]?.count ?? 0) times")
+            #expect(stored[id]?.box == box)
+        }
+        #expect(try postgres.psql("SELECT count(*) - count(DISTINCT id) FROM reports") == "0")
+    }
+
+    @Test("a whole report filed through the socket appears in PostgreSQL with its photo intact")
+    func wholeReport() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let id = try Self.file(1, on: daemon)[0]
+        #expect(try daemon.relayPending() == 1)
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1").start()
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "kiosk-1", relay: relay)
+
+        #expect(try postgres.psql("SELECT encode(sha256(photo), 'hex') || '|' || photo_media_type FROM reports WHERE id = '\(id)'")
+            == "\(sha256Hex(pngBytes))|image/png")
+        let given = try daemon.connect().result("reports.get", ["id": .string(id)])["report"]!
+        let stored = try JSONParser.parse(Array(try postgres.psql("SELECT report::text FROM reports WHERE id = '\(id)'").utf8))
+        #expect(stored["id"] == given["id"])
+        #expect(stored["flowId"] == given["flowId"])
+        #expect(stored["values"]?["species"] == given["values"]?["species"])
+        #expect(stored["values"]?["chipNumber"] == given["values"]?["chipNumber"])
+        #expect(try postgres.psql("SELECT submitted_at = '\(given["submittedAt"]!.stringValue!)'::timestamptz FROM reports WHERE id = '\(id)'") == "t")
+
+        try waitUntil("the state file to show the delivery") { (try? relay.status())?.stdout.contains("last delivery (relay): 20") == true }
+        let status = try relay.status()
+        #expect(status.status == 0, "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout.contains("pending: 0"))
+        #expect(status.stdout.contains("last error: none"))
+        #expect(try relay.stop() == 0)
+        #expect(relay.logLines(containing: "relay stopped") == 1)
+    }
+
+    @Test("PostgreSQL stopped during delivery and started again: each report once, one log line per change")
+    func postgresStopped() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        try Self.file(10, on: daemon)
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
+        try waitUntil("the first reports stored") { try postgres.psql("SELECT count(*) FROM reports") == "10" }
+        // A batch in flight when PostgreSQL stops: claimed, its write waiting on a lock.
+        let holder = try postgres.lockReports()
+        try Self.file(30, on: daemon)
+        try postgres.waitForBlockedWrite()
+        try postgres.stop()
+        holder.waitUntilExit()
+        try waitUntil("the relay to notice\n\(relay.log)") { relay.logLines(containing: "PostgreSQL unreachable") == 1 }
+        #expect(try daemon.relayPending() == 30)
+        let status = try relay.status()
+        #expect(status.status == 1, "\(status.stdout)")
+        #expect(status.stdout.contains("last error: PostgreSQL: "))
+        try postgres.start()
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
+        #expect(relay.logLines(containing: "PostgreSQL unreachable") == 1, "\(relay.log)")
+        #expect(relay.logLines(containing: "PostgreSQL reachable") == 2, "\(relay.log)")
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "40")
+    }
+
+    @Test("the relay SIGKILLed mid-batch and started again: each report once")
+    func relayKilled() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 7)).start()
+        // Killed between claim and commit: its write waits on a lock.
+        let holder = try postgres.lockReports()
+        try Self.file(30, on: daemon)
+        try postgres.waitForBlockedWrite()
+        // The first claim took what had been filed by then: 1 to 7 reports.
+        let claimed = try daemon.connect().result("relay.status")["claimed"]
+        #expect((1...7).contains({ if case .number(let n)? = claimed { n.exactInt ?? 0 } else { 0 } }()), "claimed \(String(describing: claimed))")
+        try relay.kill()
+        try postgres.unlockReports(holder)
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "0")
+        #expect(try daemon.relayPending() == 30)
+        // The killed relay's claims expire (claimTimeoutSeconds 5) and are handed out again.
+        try relay.start()
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "30")
+    }
+
+    @Test("the daemon SIGKILLed mid-batch and started again: each report once")
+    func daemonKilled() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
+        let holder = try postgres.lockReports()
+        try Self.file(20, on: daemon)
+        try postgres.waitForBlockedWrite()
+        // The batch commits centrally while the daemon is gone: its acknowledgement waits for
+        // the daemon to come back, and the restarted daemon hands the batch out again.
+        try daemon.kill()
+        try postgres.unlockReports(holder)
+        try waitUntil("the batch stored") { try postgres.psql("SELECT count(*) FROM reports") != "0" }
+        try waitUntil("the relay to notice\n\(relay.log)") { relay.logLines(containing: "petspotd unreachable") == 1 }
+        try daemon.start()
+        try Self.file(3, on: daemon)
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
+        #expect(try postgres.psql("SELECT count(*) FROM reports") == "23")
+        #expect(relay.logLines(containing: "petspotd unreachable") == 1, "\(relay.log)")
+    }
+
+    @Test("a batch the restarted daemon no longer knows (its database replaced) is let go; delivery goes on")
+    func daemonForgotBatch() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 5)).start()
+        let holder = try postgres.lockReports()
+        try Self.file(3, on: daemon)
+        try postgres.waitForBlockedWrite()
+        try daemon.kill()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: daemon.databasePath + suffix) }
+        try daemon.start()
+        try postgres.unlockReports(holder)
+        try waitUntil("the relay to let the batch go\n\(relay.log)") {
+            relay.logLines(containing: "petspotd does not know a report of the batch") == 1
+        }
+        let fresh = try Self.file(2, on: daemon)
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
+        #expect(Set(try postgres.storedReports().keys).isSuperset(of: fresh))
+        #expect(relay.logLines(containing: "petspotd refuses the relay") == 0, "\(relay.log)")
+    }
+
+    @Test("two daemons, two relays, one PostgreSQL: all reports of both, each with its box")
+    func twoBoxes() throws {
+        let postgres = try PostgresServer()
+        let daemonA = try DaemonProcess.forRelay().start()
+        let daemonB = try DaemonProcess.forRelay().start()
+        let idsA = try Self.file(25, on: daemonA)
+        let idsB = try Self.file(30, on: daemonB)
+        let relayA = try RelayProcess(daemon: daemonA, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 4)).start()
+        let relayB = try RelayProcess(daemon: daemonB, postgresURL: postgres.url(), box: "b", settings: Self.settings(batchSize: 6)).start()
+        try Self.expectAllDeliveredOnce(daemonA, postgres, box: "a", relay: relayA)
+        try Self.expectAllDeliveredOnce(daemonB, postgres, box: "b", relay: relayB)
+        #expect(try postgres.psql("SELECT box || ':' || count(*) FROM reports GROUP BY box ORDER BY box").split(separator: "\n") == ["a:25", "b:30"])
+        let stored = try postgres.storedReports()
+        #expect(Set(stored.keys) == Set(idsA + idsB))
+    }
+
+    @Test("TLS with the wrong CA: a clear error, nothing claimed or marked delivered")
+    func tlsWrongCA() throws {
+        let postgres = try PostgresServer(tls: true)
+        let tls = try #require(postgres.tls)
+        let daemon = try DaemonProcess.forRelay().start()
+        try Self.file(3, on: daemon)
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(sslMode: "verify-full", rootCert: tls.otherCACertificate), box: "a").start()
+        try waitUntil("the TLS refusal in the log\n\(relay.log)") { relay.logLines(containing: "PostgreSQL TLS refused") == 1 }
+        #expect(relay.log.contains("did not verify against sslrootcert \(tls.otherCACertificate)"))
+        let status = try daemon.connect().result("relay.status")
+        #expect(status["pending"] == 3)
+        #expect(status["claimed"] == 0)
+        #expect(status["delivered"] == 0)
+        let printed = try relay.status()
+        #expect(printed.status == 1, "\(printed.stdout)")
+        #expect(printed.stdout.contains("TLS refused"))
+        #expect(try postgres.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'reports'") == "0")
+        #expect(relay.logLines(containing: "PostgreSQL TLS refused") == 1)
+        #expect(try relay.stop() == 0)
+    }
+}

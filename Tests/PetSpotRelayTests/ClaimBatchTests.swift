@@ -1,0 +1,61 @@
+import PetSpotJSON
+import PetSpotRelay
+import Testing
+
+@Suite("Reading relay.claim's answer")
+struct ClaimBatchTests {
+    @Test("reports with and without a photo; the delivery member is not carried centrally")
+    func reads() throws {
+        let result = try JSONParser.parse(Array("""
+            {"reports":[
+              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","values":{"species":"cat"},"delivery":{"state":"pending"}},
+               "ownerUid":1000,"photo":null},
+              {"report":{"id":"r2","flowId":"f2","submittedAt":"2026-11-21T13:08:00Z","values":{},"delivery":{"state":"pending"}},
+               "ownerUid":1000,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],
+             "claimTimeoutSeconds":60,"pending":7}
+            """.utf8))
+        let batch = try ClaimBatch(result: result)
+        #expect(batch.pending == 7)
+        #expect(batch.reports.map(\.id) == ["r1", "r2"])
+        #expect(batch.reports[0].photo == nil)
+        #expect(batch.reports[0].report["delivery"] == nil)
+        #expect(batch.reports[0].report["values"] == ["species": "cat"])
+        #expect(batch.reports[1].photo == ClaimedReport.Photo(mediaType: "image/png", sha256: "ab", base64: "iVBO"))
+        #expect(batch.reports[1].submittedAt == "2026-11-21T13:08:00Z")
+    }
+
+    @Test("answers that break the contract are refused by name", arguments: [
+        (#"{"pending":0}"#, "relay.claim's answer has no \"reports\" array"),
+        (#"{"reports":[]}"#, "relay.claim's answer has no \"pending\" count"),
+        (#"{"reports":[{"photo":null}],"pending":0}"#, "a claimed report has no \"report\" object"),
+        (#"{"reports":[{"report":{"submittedAt":"x"}}],"pending":0}"#, "a claimed report has no id"),
+        (#"{"reports":[{"report":{"id":"r"}}],"pending":0}"#, "report r has no submittedAt"),
+        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"photo":{"mediaType":"image/png"}}],"pending":0}"#, "report r has a photo without mediaType, sha256 or data"),
+        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"photo":"abc"}],"pending":0}"#, "report r has a photo that is a string, not an object or null"),
+    ])
+    func refused(_ text: String, _ message: String) throws {
+        let result = try JSONParser.parse(Array(text.utf8))
+        #expect(throws: DaemonAnswerError(message)) { try ClaimBatch(result: result) }
+    }
+
+    @Test("relay.status's answer and the state file round trip")
+    func statusAndState() throws {
+        let status = try RelayDaemonStatus(result: try JSONParser.parse(Array(#"{"pending":3,"claimed":1,"delivered":9,"lastDeliveredAt":null}"#.utf8)))
+        #expect(status.pending == 3 && status.claimed == 1 && status.delivered == 9 && status.lastDeliveredAt == nil)
+        var state = RelayState(box: "a", pid: 42, startedAt: "2026-11-21T13:00:00Z")
+        state.postgres = .unreachable(reason: "cannot reach PostgreSQL at h:5432: connection refused", kind: "unreachable")
+        state.daemon = .reachable
+        state.delivered = 5
+        state.lastDeliveryAt = "2026-11-21T13:01:00Z"
+        state.pending = 2
+        #expect(try RelayState(json: try JSONParser.parse(Array(JSONWriter.string(state.json).utf8))) == state)
+        #expect(state.currentError == "PostgreSQL: cannot reach PostgreSQL at h:5432: connection refused")
+        let report = RelayStatusReport(daemon: .success(status), state: .success(state))
+        #expect(report.outcome == .relayError)
+        #expect(report.text.contains("pending: 3"))
+        #expect(RelayStatusReport(daemon: .failure(.init("no")), state: .success(state)).outcome == .daemonUnavailable)
+        #expect(RelayStatusReport(daemon: .success(status), state: .success(nil)).outcome == .noState)
+        state.postgres = .reachable
+        #expect(RelayStatusReport(daemon: .success(status), state: .success(state)).outcome == .healthy)
+    }
+}

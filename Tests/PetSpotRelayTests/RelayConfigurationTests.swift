@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import PetSpotJSON
+import PetSpotRelay
+import PetSpotSystem
+import Testing
+
+@Suite("Relay configuration")
+struct RelayConfigurationTests {
+    private func applied(_ json: JSONValue) throws(RelayConfigurationError) -> RelayConfiguration {
+        var c = RelayConfiguration(socketPath: "/run/petspotd/petspotd.sock")
+        try c.apply(json, file: "relay.json")
+        return c
+    }
+
+    @Test("defaults")
+    func defaults() {
+        let c = RelayConfiguration(socketPath: "/s")
+        #expect(c.batchSize == 100)
+        #expect(c.pollInterval == .seconds(1))
+        #expect(c.retryMaxDelay == .seconds(30))
+        #expect(c.stateFile == "/var/lib/petspot-relay/state.json")
+        #expect(c.postgres == nil)
+        #expect(c.box == nil)
+    }
+
+    @Test("every key is read")
+    func everyKey() throws {
+        let c = try applied([
+            "socket": "/tmp/p.sock", "postgres": "postgres://relay@db/central?sslmode=require", "box": "kiosk-7",
+            "batchSize": 500, "pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.25")), "retryMaxDelaySeconds": 5,
+            "stateFile": "/tmp/state.json",
+        ])
+        #expect(c.socketPath == "/tmp/p.sock")
+        #expect(c.postgres == PostgresURL(user: "relay", host: "db", database: "central", sslMode: .require))
+        #expect(c.box == "kiosk-7")
+        #expect(c.batchSize == 500)
+        #expect(c.pollInterval == .milliseconds(250))
+        #expect(c.retryMaxDelay == .seconds(5))
+        #expect(c.stateFile == "/tmp/state.json")
+        #expect(Set(RelayConfiguration.knownKeys) == ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile"])
+    }
+
+    @Test("bad values are refused naming the file, the key and the problem", arguments: [
+        (JSONValue.array([]), "relay.json: the configuration must be a JSON object"),
+        (["sokcet": "/x", "boxx": "a"], "relay.json: unknown keys \"sokcet\", \"boxx\"; known: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile"),
+        (["batchsize": 1], "relay.json: unknown key \"batchsize\"; known:"),
+        (["socket": 5], "relay.json: socket: expected a string, found a number"),
+        (["socket": ""], "relay.json: socket: must not be empty"),
+        (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL URL mysql://x@y/z cannot be used: the scheme must be"),
+        (["box": "a\u{7}b"], "relay.json: box: the box name must not contain control characters"),
+        (["batchSize": 0], "relay.json: batchSize: 0 is out of range 1...10000"),
+        (["batchSize": 10_001], "relay.json: batchSize: 10001 is out of range 1...10000"),
+        (["batchSize": "10"], "relay.json: batchSize: expected a whole number, found a string"),
+        (["pollIntervalSeconds": 0], "relay.json: pollIntervalSeconds: expected a number of seconds from 0.01 to 3600, found 0"),
+        (["pollIntervalSeconds": 3_601], "relay.json: pollIntervalSeconds: expected a number of seconds from 0.01 to 3600, found 3601"),
+        (["retryMaxDelaySeconds": 0], "relay.json: retryMaxDelaySeconds: 0 is out of range 1...3600"),
+        (["retryMaxDelaySeconds": 3_601], "relay.json: retryMaxDelaySeconds: 3601 is out of range 1...3600"),
+    ] as [(JSONValue, String)])
+    func refused(_ json: JSONValue, _ message: String) {
+        do {
+            _ = try applied(json)
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error.description)")
+        }
+    }
+
+    @Test("the edges of each range are accepted")
+    func edges() throws {
+        #expect(try applied(["batchSize": 1]).batchSize == 1)
+        #expect(try applied(["batchSize": 10_000]).batchSize == 10_000)
+        #expect(try applied(["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.01"))]).pollInterval == .milliseconds(10))
+        #expect(try applied(["pollIntervalSeconds": 3_600]).pollInterval == .seconds(3_600))
+        #expect(try applied(["retryMaxDelaySeconds": 1]).retryMaxDelay == .seconds(1))
+        #expect(try applied(["retryMaxDelaySeconds": 3_600]).retryMaxDelay == .seconds(3_600))
+    }
+
+    @Test("a file that cannot be read or parsed is named")
+    func unreadableFile() throws {
+        #expect(throws: RelayConfigurationError("/nonexistent/relay.json: cannot read the configuration file: No such file or directory")) {
+            try RelayConfiguration.load(file: "/nonexistent/relay.json")
+        }
+        let path = "/tmp/relay-config-\(getpid()).json"
+        try "{\"box\": ".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try RelayConfiguration.load(file: path)
+            Issue.record("accepted broken JSON")
+        } catch {
+            #expect(error.description.hasPrefix("\(path): not valid JSON"))
+        }
+    }
+
+    @Test("the box defaults to the machine id, trimmed")
+    func machineID() throws {
+        let path = "/tmp/relay-machine-id-\(getpid())"
+        try "0123456789abcdef0123456789abcdef\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try RelayConfiguration.machineID(path: path) == "0123456789abcdef0123456789abcdef")
+        try "\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: RelayConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: the box name must not be empty")) {
+            try RelayConfiguration.machineID(path: path)
+        }
+    }
+}
+
+@Suite("Relay documentation")
+struct RelayDocumentationTests {
+    @Test("docs/OPERATIONS.md's relay section has a row for every key")
+    func everyKeyDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = String(decoding: try FileDescriptorIO.readFile(root.appendingPathComponent("docs/OPERATIONS.md").path), as: UTF8.self)
+        let section = try #require(text.firstRange(of: "## The relay: petspot-relay")).upperBound
+        let relay = text[section...]
+        for key in RelayConfiguration.knownKeys {
+            #expect(relay.contains("| `\(key)` |"), "docs/OPERATIONS.md's relay section has no row for \(key)")
+        }
+    }
+}
