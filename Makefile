@@ -160,7 +160,7 @@ install-relay: $(if $(SWIFT_BIN_DIR),,release)
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/petspot-relay.service"; \
 	$(INSTALL) -m 0644 systemd/petspot-relay.sysusers "$(DESTDIR)$(SYSUSERSDIR)/petspot-relay.conf"; \
 	$(INSTALL) -m 0644 docs/man/petspot-relay.8 "$(DESTDIR)$(MANDIR)/man8/petspot-relay.8"; \
-	dst="$(DESTDIR)$(RELAY_CONFDIR)/relay.json"; \
+	dst="$(DESTDIR)$(RELAY_CONFDIR)/petspot-relay.json"; \
 	if [ -e "$$dst" ] && ! cmp -s config/petspot-relay.installed.json "$$dst"; then \
 		$(INSTALL) -m 0644 config/petspot-relay.installed.json "$$dst.new"; echo "kept your $$dst; the new default is $$dst.new"; \
 	else \
@@ -168,7 +168,7 @@ install-relay: $(if $(SWIFT_BIN_DIR),,release)
 	fi
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 		systemd-sysusers "$(SYSUSERSDIR)/petspot-relay.conf" && systemctl daemon-reload && \
-		echo "installed; set postgres in $(RELAY_CONFDIR)/relay.json, then: systemctl enable --now petspot-relay"; \
+		echo "installed; set postgres in $(RELAY_CONFDIR)/petspot-relay.json, then: systemctl enable --now petspot-relay"; \
 	fi
 
 uninstall-relay:
