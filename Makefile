@@ -13,12 +13,13 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/petspotd
 CONFDIR := $(SYSCONFDIR)/petspotd
+RELAY_CONFDIR := $(SYSCONFDIR)/petspot-relay
 # Where the built programs are; set it to install binaries built elsewhere.
 SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test test-faults build release deps install uninstall clean static deb test-package test-vm footprint fuzz fuzz-brief test-asan test-tsan
+.PHONY: run test test-faults build release deps install uninstall install-relay uninstall-relay clean static deb test-package test-vm footprint fuzz fuzz-brief test-asan test-tsan
 
 deps:
 	@scripts/install-deps
@@ -33,10 +34,11 @@ STATIC_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker 
 static: deps
 	$(SWIFT) build $(STATIC_FLAGS) --product petspotd
 	$(SWIFT) build $(STATIC_FLAGS) --product petspot
+	$(SWIFT) build $(STATIC_FLAGS) --product petspot-relay
 	@bin="$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path)"; set -e; \
 	mkdir -p $(STATIC_BIN); \
-	for p in petspotd petspot; do strip --strip-all -o $(STATIC_BIN)/$$p.tmp "$$bin/$$p" && mv $(STATIC_BIN)/$$p.tmp $(STATIC_BIN)/$$p; done
-	scripts/check-self-contained $(STATIC_BIN)/petspotd $(STATIC_BIN)/petspot
+	for p in petspotd petspot petspot-relay; do strip --strip-all -o $(STATIC_BIN)/$$p.tmp "$$bin/$$p" && mv $(STATIC_BIN)/$$p.tmp $(STATIC_BIN)/$$p; done
+	scripts/check-self-contained $(STATIC_BIN)/petspotd $(STATIC_BIN)/petspot $(STATIC_BIN)/petspot-relay
 
 # The Debian package, built by debhelper from debian/: dist/petspotd_<version>_<arch>.deb, then
 # checked by lintian (errors fail the build; the warnings kept are explained in debian/).
@@ -44,26 +46,27 @@ DIST ?= dist
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB = $(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).deb
+RELAY_DEB = $(DIST)/petspot-relay_$(DEB_VERSION)_$(DEB_ARCH).deb
 deb:
 	@scripts/install-deps package
 	mkdir -p $(DIST)
 	PETSPOT_DEB_DIR=$(CURDIR)/$(DIST) dpkg-buildpackage -b --no-sign \
 		--buildinfo-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo --buildinfo-option=-u$(DIST) \
 		--changes-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).changes --changes-option=-u$(DIST)
-	lintian --fail-on error $(DEB)
-	@echo "built $(DEB)"
+	lintian --fail-on error $(DEB) $(RELAY_DEB)
+	@echo "built $(DEB) $(RELAY_DEB)"
 
 # The package on a clean Debian 12 without Swift: apt installs it and its dependencies in a
 # debootstrapped root, where the daemon runs and petspot files a whole report.
 test-package: deb
 	@scripts/install-deps system
-	scripts/test-package $(DEB)
+	scripts/test-package $(DEB) $(RELAY_DEB)
 
 # The package under a real systemd: a Debian 12 virtual machine (software emulation) installs,
 # uses, upgrades and purges it; results are read back from the machine's own disk.
 test-vm: deb
 	@scripts/install-deps system
-	scripts/test-vm $(DEB)
+	scripts/test-vm $(DEB) $(RELAY_DEB)
 
 # Idle RSS of the self-contained daemon and the installed size of the package.
 footprint: deb
@@ -144,6 +147,34 @@ install: $(if $(SWIFT_BIN_DIR),,release)
 		systemd-sysusers "$(SYSUSERSDIR)/petspotd.conf" && systemctl daemon-reload && \
 		echo "installed; start with: systemctl enable --now petspotd.socket"; \
 	fi
+
+# The fleet relay (its own Debian package): program, unit, sysusers.d entry, man page and
+# configuration (never over an edited one).
+install-relay: $(if $(SWIFT_BIN_DIR),,release)
+	@bin="$(if $(SWIFT_BIN_DIR),$(SWIFT_BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"; \
+	set -e; \
+	$(INSTALL) -d "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man8" \
+		"$(DESTDIR)$(RELAY_CONFDIR)"; \
+	$(INSTALL) -m 0755 "$$bin/petspot-relay" "$(DESTDIR)$(SBINDIR)/petspot-relay"; \
+	sed 's|/usr/local/sbin/petspot-relay|$(SBINDIR)/petspot-relay|g; s|/etc/petspot-relay/|$(RELAY_CONFDIR)/|g' systemd/petspot-relay.service > "$(DESTDIR)$(UNITDIR)/petspot-relay.service"; \
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/petspot-relay.service"; \
+	$(INSTALL) -m 0644 systemd/petspot-relay.sysusers "$(DESTDIR)$(SYSUSERSDIR)/petspot-relay.conf"; \
+	$(INSTALL) -m 0644 docs/man/petspot-relay.8 "$(DESTDIR)$(MANDIR)/man8/petspot-relay.8"; \
+	dst="$(DESTDIR)$(RELAY_CONFDIR)/petspot-relay.json"; \
+	if [ -e "$$dst" ] && ! cmp -s config/petspot-relay.installed.json "$$dst"; then \
+		$(INSTALL) -m 0644 config/petspot-relay.installed.json "$$dst.new"; echo "kept your $$dst; the new default is $$dst.new"; \
+	else \
+		$(INSTALL) -m 0644 config/petspot-relay.installed.json "$$dst"; \
+	fi
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemd-sysusers "$(SYSUSERSDIR)/petspot-relay.conf" && systemctl daemon-reload && \
+		echo "installed; set postgres in $(RELAY_CONFDIR)/petspot-relay.json, then: systemctl enable --now petspot-relay"; \
+	fi
+
+uninstall-relay:
+	rm -f "$(DESTDIR)$(SBINDIR)/petspot-relay" "$(DESTDIR)$(UNITDIR)/petspot-relay.service" \
+		"$(DESTDIR)$(SYSUSERSDIR)/petspot-relay.conf" "$(DESTDIR)$(MANDIR)/man8/petspot-relay.8"
+	@echo "kept $(DESTDIR)$(RELAY_CONFDIR) and /var/lib/petspot-relay; remove them by hand to purge"
 
 # Removes what install put in place, except the configuration and the reports database.
 uninstall:

@@ -103,12 +103,62 @@ struct InstallTests {
         #expect(info["locationProviders"] == ["gpsd"])
     }
 
-    @Test("systemd-analyze security rates the service 1.2 or safer")
-    func exposure() throws {
-        let unit = Paths.packageRoot.appendingPathComponent("systemd/petspotd.service")
+    @Test("make install-relay lays out the relay: program, unit, sysusers.d entry, man page, a configuration kept once edited")
+    func relayTree() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try make(["install-relay", "DESTDIR=\(root.path)", "PREFIX=/usr"])
+        #expect(result.status == 0, "\(result)")
+        for path in ["usr/sbin/petspot-relay", "usr/lib/systemd/system/petspot-relay.service",
+                     "usr/lib/sysusers.d/petspot-relay.conf", "usr/share/man/man8/petspot-relay.8",
+                     "etc/petspot-relay/petspot-relay.json"] {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "missing \(path)")
+        }
+        let service = try read(root.appendingPathComponent("usr/lib/systemd/system/petspot-relay.service"))
+        #expect(service.contains("ExecStart=/usr/sbin/petspot-relay --config /etc/petspot-relay/petspot-relay.json"))
+        #expect(service.contains("User=petspot-relay") && service.contains("SupplementaryGroups=petspot"))
+        #expect(!service.contains("/usr/local/"))
+        let sysusers = try read(root.appendingPathComponent("usr/lib/sysusers.d/petspot-relay.conf"))
+        #expect(sysusers.contains("u petspot-relay") && sysusers.contains("m petspot-relay petspot"))
+
+        // The installed configuration reads as the relay's: the one thing it lacks is the database.
+        let installed = root.appendingPathComponent("etc/petspot-relay/petspot-relay.json")
+        let check = try runProgram(root.appendingPathComponent("usr/sbin/petspot-relay").path,
+                                   ["--config", installed.path, "--box", "test"])
+        #expect(check.status == 78)
+        #expect(check.stderr.contains("no PostgreSQL URL"), "\(check.stderr)")
+
+        try #"{"batchSize":10}"#.write(to: installed, atomically: true, encoding: .utf8)
+        let again = try make(["install-relay", "DESTDIR=\(root.path)", "PREFIX=/usr"])
+        #expect(again.status == 0)
+        #expect(try read(installed) == #"{"batchSize":10}"#)
+        #expect(FileManager.default.fileExists(atPath: installed.path + ".new"))
+
+        let removed = try make(["uninstall-relay", "DESTDIR=\(root.path)", "PREFIX=/usr"])
+        #expect(removed.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/sbin/petspot-relay").path))
+        #expect(FileManager.default.fileExists(atPath: installed.path))
+    }
+
+    @Test("the relay's installed unit passes systemd-analyze verify")
+    func verifyRelay() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try make(["install-relay", "PREFIX=\(root.path)/usr", "SYSCONFDIR=\(root.path)/etc"])
+        #expect(result.status == 0, "\(result)")
+        let unit = root.appendingPathComponent("usr/lib/systemd/system/petspot-relay.service")
+        let verify = try runProgram("/usr/bin/systemd-analyze", ["verify", "--man=no", unit.path])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stderr.isEmpty, "\(verify.stderr)")
+    }
+
+    @Test("systemd-analyze security rates the daemon 1.2 or safer, the relay (which needs the network) 1.3 or safer",
+          arguments: [("petspotd.service", 1.2), ("petspot-relay.service", 1.3)])
+    func exposure(unitName: String, limit: Double) throws {
+        let unit = Paths.packageRoot.appendingPathComponent("systemd/\(unitName)")
         let result = try runProgram("/usr/bin/systemd-analyze", ["security", "--offline=yes", "--no-pager", unit.path])
-        let line = try #require(result.stdout.split(separator: "\n").last { $0.contains("Overall exposure level for petspotd.service:") })
+        let line = try #require(result.stdout.split(separator: "\n").last { $0.contains("Overall exposure level for \(unitName):") })
         let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
-        #expect(score <= 1.2, "exposure \(score): \(line)")
+        #expect(score <= limit, "exposure \(score): \(line)")
     }
 }
