@@ -31,7 +31,7 @@ struct RelayDeliveryTests {
         let ids = try allReportIDs(conn)
         let stored = try postgres.storedReports()
         for id in ids {
-            let report = try conn.result("reports.get", ["id": .string(id)])
+            let report = try conn.result("reports.get", ["reportId": .string(id)])
             #expect(report[path: "report", "delivery", "state"] == "delivered", "\(id): \(JSONWriter.string(report))")
             #expect(stored[id]?.count == 1, "\(id) stored \(stored[id]?.count ?? 0) times")
             #expect(stored[id]?.box == box)
@@ -50,7 +50,7 @@ struct RelayDeliveryTests {
 
         #expect(try postgres.psql("SELECT encode(sha256(photo), 'hex') || '|' || photo_media_type FROM reports WHERE id = '\(id)'")
             == "\(sha256Hex(pngBytes))|image/png")
-        let given = try daemon.connect().result("reports.get", ["id": .string(id)])["report"]!
+        let given = try daemon.connect().result("reports.get", ["reportId": .string(id)])["report"]!
         let stored = try JSONParser.parse(Array(try postgres.psql("SELECT report::text FROM reports WHERE id = '\(id)'").utf8))
         #expect(stored["id"] == given["id"])
         #expect(stored["flowId"] == given["flowId"])
@@ -102,11 +102,16 @@ struct RelayDeliveryTests {
         try Self.file(30, on: daemon)
         try postgres.waitForBlockedWrite()
         // The first claim took what had been filed by then: 1 to 7 reports.
-        let claimed = try daemon.connect().result("relay.status")["claimed"]
-        #expect((1...7).contains({ if case .number(let n)? = claimed { n.exactInt ?? 0 } else { 0 } }()), "claimed \(String(describing: claimed))")
+        let claimedValue = try daemon.connect().result("relay.status")["claimed"]
+        let claimed = { if case .number(let n)? = claimedValue { n.exactInt ?? 0 } else { 0 } }()
+        #expect((1...7).contains(claimed), "claimed \(String(describing: claimedValue))")
         try relay.kill()
         try postgres.unlockReports(holder)
-        #expect(try postgres.psql("SELECT count(*) FROM reports") == "0")
+        // PostgreSQL finishes the statement of a client that is gone: the batch in flight may
+        // be stored centrally, but it was never acknowledged, so the daemon still has it pending
+        // and sends it again; the second copy is ignored.
+        let stored = try postgres.psql("SELECT count(*) FROM reports")
+        #expect(stored == "0" || stored == "\(claimed)", "stored \(stored) of \(claimed) claimed")
         #expect(try daemon.relayPending() == 30)
         // The killed relay's claims expire (claimTimeoutSeconds 5) and are handed out again.
         try relay.start()
