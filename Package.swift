@@ -46,7 +46,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -55,10 +55,13 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         ]),
+        // Log lines on standard error that journald reads with their priorities: the daemon's
+        // and the relay's.
+        .target(name: "PetSpotLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
         .executableTarget(name: "petspotd", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
+            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
@@ -82,7 +85,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot-relay", dependencies: [
-            "PetSpotRelay", "PetSpotProtocol", "PetSpotSystem",
+            "PetSpotRelay", "PetSpotProtocol", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,6 +104,7 @@ let package = Package(
             "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotJSON", "PetSpotSystem"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",

@@ -171,8 +171,12 @@ actor StateRecorder {
         switch next {
         case .reachable: logger.notice("petspotd reachable")
         case .unreachable(let reason, let kind):
-            let what = kind == "refused" ? "petspotd refuses the relay" : "petspotd unreachable"
-            logger.error("\(what); retrying with backoff", metadata: ["reason": "\(reason)"])
+            // Away is a warning (it comes back by itself); a refusal needs someone to act.
+            if kind == "refused" {
+                logger.error("petspotd refuses the relay; retrying with backoff", metadata: ["reason": "\(reason)"])
+            } else {
+                logger.warning("petspotd unreachable; retrying with backoff", metadata: ["reason": "\(reason)"])
+            }
         case .unknown: break
         }
         save(now: true)
@@ -190,7 +194,9 @@ actor StateRecorder {
             case CentralDatabaseError.Kind.schema.rawValue: "PostgreSQL schema not usable"
             default: "PostgreSQL unreachable"
             }
-            logger.error("\(what); retrying with backoff", metadata: ["reason": "\(reason)"])
+            // Away is a warning (a box on the move loses its network); a refusal needs someone to act.
+            logger.log(level: what == "PostgreSQL unreachable" ? .warning : .error,
+                       "\(what); retrying with backoff", metadata: ["reason": "\(reason)"])
         case .unknown: break
         }
         save(now: true)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
+import PetSpotLogging
 import PetSpotProtocol
 import PetSpotRelay
 import PetSpotSystem
@@ -83,13 +84,13 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             printError("petspot-relay: --log-level: \"\(logLevel)\" is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
             throw ExitCode(exitConfigurationError)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        // Under systemd each line carries its priority: an outage is a warning in the journal.
+        let journald = StderrLogHandler.stderrIsJournal(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level, journald: journald) }
         // A daemon that goes away mid-write must not kill the relay.
         signal(SIGPIPE, SIG_IGN)
+        // Claimed batches are lines of megabytes (photos): their buffers go back to the kernel.
+        pinMallocMmapThreshold(bytes: 128 * 1024)
         let logger = Logger(label: "petspot-relay")
         // postgres-nio logs every query at debug; those lines say nothing the relay's do not.
         var databaseLogger = Logger(label: "petspot-relay.postgres")

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import PetSpotFlow
+import PetSpotLogging
 import PetSpotProtocol
 import PetSpotServer
 import PetSpotSystem
@@ -219,15 +220,6 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         }
         return c
     }
-}
-
-/// mallopt(M_MMAP_THRESHOLD, bytes); <malloc.h> is not in Swift's Glibc module, so it is
-/// looked up at run time. Setting it also turns off glibc's dynamic threshold.
-func pinMallocMmapThreshold(bytes: Int32) {
-    typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-    let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-    _ = unsafeBitCast(symbol, to: MallOpt.self)(mmapThreshold, bytes)
 }
 
 func printError(_ line: String) {

@@ -88,6 +88,8 @@ struct RelayDeliveryTests {
         try postgres.start()
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "a", relay: relay)
         #expect(relay.logLines(containing: "PostgreSQL unreachable") == 1, "\(relay.log)")
+        // An outage is a warning (journald's priority under systemd): it mends by itself.
+        #expect(relay.logLines(containing: "warning: PostgreSQL unreachable") == 1, "\(relay.log)")
         #expect(relay.logLines(containing: "PostgreSQL reachable") == 2, "\(relay.log)")
         #expect(try postgres.psql("SELECT count(*) FROM reports") == "40")
     }
@@ -195,6 +197,8 @@ struct RelayDeliveryTests {
         #expect(printed.stdout.contains("TLS refused"))
         #expect(try postgres.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'reports'") == "0")
         #expect(relay.logLines(containing: "PostgreSQL TLS refused") == 1)
+        // A refusal is an error: it needs someone to act.
+        #expect(relay.logLines(containing: "error: PostgreSQL TLS refused") == 1, "\(relay.log)")
         #expect(try relay.stop() == 0)
     }
 }

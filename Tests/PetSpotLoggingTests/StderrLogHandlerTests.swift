@@ -1,5 +1,5 @@
 import Logging
-@testable import PetSpotServer
+@testable import PetSpotLogging
 import Testing
 
 @Suite("Log lines: one event, one line, whatever it carries")
