@@ -13,13 +13,8 @@ reports=${1:-10000}
 batch=${2:-100}
 pgbin=${PGBIN:-/usr/lib/postgresql/15/bin}
 if [ "$(id -u)" != 0 ]; then echo "run as root: petspotd's relay.group is root here, and PostgreSQL runs as postgres" >&2; exit 1; fi
-if [ -n "${BIN:-}" ]; then
-  bin=$BIN
-else
-  scratch=${SCRATCH:-.build-release}
-  for product in petspotd petspot-load petspot-relay; do swift build -c release --scratch-path "$scratch" --product "$product" >/dev/null; done
-  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
-fi
+RELEASE_PRODUCTS="petspotd petspot-load petspot-relay"
+source Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 chmod 755 "$dir"
 daemon="" relay="" pgrunning=""
