@@ -12,9 +12,6 @@ import UnixSignals
 import Glibc
 #endif
 
-/// EX_CONFIG from sysexits.h: the configuration is wrong; a restart alone will not help.
-let exitConfigurationError: Int32 = 78
-
 @main
 struct PetSpotDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -220,8 +217,4 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         }
         return c
     }
-}
-
-func printError(_ line: String) {
-    try? FileDescriptorIO.write(STDERR_FILENO, line + "\n")
 }

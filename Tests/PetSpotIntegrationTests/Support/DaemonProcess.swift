@@ -106,12 +106,7 @@ final class DaemonProcess {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.currentDirectoryURL = directory
-        // One log across restarts, appended to, so its identity (and JOURNAL_STREAM) stays.
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        try log.seekToEnd()
+        let log = try appendingLog(at: logPath)
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

@@ -51,11 +51,7 @@ final class PostgresServer {
             arguments += ["-c", "ssl=on", "-c", "ssl_cert_file=\(tls.serverCertificate)", "-c", "ssl_key_file=\(tls.serverKey)"]
         }
         process.arguments = arguments
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        try log.seekToEnd()
+        let log = try appendingLog(at: logPath)
         process.standardError = log
         process.standardOutput = log
         process.standardInput = FileHandle.nullDevice

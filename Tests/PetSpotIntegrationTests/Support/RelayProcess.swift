@@ -43,11 +43,7 @@ final class RelayProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.petspotRelay)
         process.arguments = arguments
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        try log.seekToEnd()
+        let log = try appendingLog(at: logPath)
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

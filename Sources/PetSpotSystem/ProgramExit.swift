@@ -1,0 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// EX_CONFIG from sysexits.h: the configuration is wrong; a restart alone will not help (the
+/// units do not restart on it). The daemon's and the relay's exit status for a refused setting.
+public let exitConfigurationError: Int32 = 78
+
+/// One line on standard error, written whole: what a program says before logging is set up.
+public func printError(_ line: String) {
+    try? FileDescriptorIO.write(STDERR_FILENO, line + "\n")
+}
