@@ -114,7 +114,7 @@ final class DaemonProcess {
         return process
     }
 
-    var log: String { (try? FileDescriptorIO.readFile(logPath)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    var log: String { logText(at: logPath) }
 
     func connect(timeout: Duration = .seconds(30)) throws -> PetSpotConnection {
         try PetSpotConnection(socketPath: socketPath, timeout: timeout)

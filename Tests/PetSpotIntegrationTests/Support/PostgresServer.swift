@@ -97,7 +97,7 @@ final class PostgresServer {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { logText(at: logPath) }
 
     deinit {
         try? kill()

@@ -69,7 +69,7 @@ final class RelayProcess {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { logText(at: logPath) }
 
     /// `petspot-relay --status` for this relay's daemon and state file.
     func status() throws -> (status: Int32, stdout: String, stderr: String) {
