@@ -81,7 +81,10 @@ struct RelayDeliveryTests {
         try postgres.stop()
         holder.waitUntilExit()
         try waitUntil("the relay to notice\n\(relay.log)") { relay.logLines(containing: "PostgreSQL unreachable") == 1 }
-        #expect(try daemon.relayPending() == 30)
+        // The lock ends with its session as PostgreSQL stops, and the batch that waited on it
+        // may still commit in that moment and be acknowledged: one batch of 5, or none.
+        let pending = try daemon.relayPending()
+        #expect(pending == 30 || pending == 25, "pending \(pending)")
         let status = try relay.status()
         #expect(status.status == 1, "\(status.stdout)")
         #expect(status.stdout.contains("last error: PostgreSQL: "))
