@@ -22,8 +22,12 @@ public final class ReportStore: Sendable {
     private let gate = SerialGate()
     /// Set when close begins: calls made from then on fail with `.closed`.
     private let isClosed = NIOLockedValueBox(false)
-    /// Submits not yet taken into a group, oldest first.
-    private let pendingSubmits = NIOLockedValueBox<[PendingSubmit]>([])
+    /// Submits not yet taken into a group, oldest first, and whether a turn to take them is queued.
+    private let submitQueue = NIOLockedValueBox(SubmitQueue())
+    private struct SubmitQueue {
+        var waiting: [PendingSubmit] = []
+        var turnAskedFor = false
+    }
     /// Submit transactions committed since opening: tells tests how submits were grouped.
     let committedTransactions = NIOLockedValueBox(0)
 
@@ -122,24 +126,13 @@ public final class ReportStore: Sendable {
             throw ReportStoreError(kind: .cancelled, path: path, message: "\(action): cancelled")
         }
         let pending = PendingSubmit(report)
-        pendingSubmits.withLockedValue { $0.append(pending) }
-        // Unstructured, like every operation: once queued, a submit is stored or failed with its
-        // group even if its caller is cancelled (SQLiteNIO skips the statements of a cancelled task).
-        await Task { [self] in
-            await gate.withTurn {
-                // An earlier turn may have taken it into its group already; if not, the groups
-                // waiting ahead of it are committed first, in the order they arrived.
-                while pending.outcome == nil {
-                    let group = takeGroup()
-                    guard !group.isEmpty else { break }
-                    await commit(group)
-                }
-            }
-        }.value
-        guard let outcome = pending.outcome else {
-            throw ReportStoreError(kind: .io, path: path, message: "\(action): no transaction took the report")
+        let asksForTurn = submitQueue.withLockedValue { queue in
+            queue.waiting.append(pending)
+            defer { queue.turnAskedFor = true }
+            return !queue.turnAskedFor
         }
-        return try outcome.get()
+        if asksForTurn { askForGroupTurn() }
+        return try await pending.outcome().get()
     }
 
     private static let submitAction = "cannot submit report"
@@ -154,23 +147,42 @@ public final class ReportStore: Sendable {
     /// in the WAL. The first member always goes in, whatever its size.
     static let maxGroupBytes = walSizeLimitBytes
 
-    /// The oldest waiting submits, as many as one group takes.
-    private func takeGroup() -> [PendingSubmit] {
-        pendingSubmits.withLockedValue { waiting in
+    /// Queues a turn of the store that commits the oldest waiting submits as one group. One turn
+    /// is queued at a time: submits that arrive before it comes join the queue, and it takes them
+    /// all (up to a group's bounds); reads queued meanwhile keep their places in between.
+    private func askForGroupTurn() {
+        // Unstructured, like every operation: once queued, a submit is stored or failed with its
+        // group even if its caller is cancelled (SQLiteNIO skips the statements of a cancelled task).
+        Task { [self] in
+            await gate.withTurn {
+                let (group, more) = takeGroup()
+                // Behind whatever queued while this turn waited.
+                if more { askForGroupTurn() }
+                await commit(group)
+            }
+        }
+    }
+
+    /// The oldest waiting submits, as many as one group takes, and whether more wait after them.
+    private func takeGroup() -> (group: [PendingSubmit], more: Bool) {
+        submitQueue.withLockedValue { queue in
             var count = 0
             var bytes = 0
-            for submit in waiting {
+            for submit in queue.waiting {
                 guard count < Self.maxGroupMembers, count == 0 || bytes + submit.bytes <= Self.maxGroupBytes else { break }
                 count += 1
                 bytes += submit.bytes
             }
-            defer { waiting.removeFirst(count) }
-            return Array(waiting.prefix(count))
+            let group = Array(queue.waiting.prefix(count))
+            queue.waiting.removeFirst(count)
+            queue.turnAskedFor = !queue.waiting.isEmpty
+            return (group, queue.turnAskedFor)
         }
     }
 
     /// Stores `group` in one transaction and answers each member; runs in a turn of the gate.
     private func commit(_ group: [PendingSubmit]) async {
+        guard !group.isEmpty else { return }
         let action = Self.submitAction
         let path = self.path
         let watch = self.watch
@@ -181,19 +193,15 @@ public final class ReportStore: Sendable {
         }
         do {
             try await db.run { try watch.check() }
+            let reports = group.map(\.report)
             let outcomes = try await db.inTransaction {
-                var outcomes: [Result<(report: StoredReport, inserted: Bool), ReportStoreError>] = []
-                outcomes.reserveCapacity(group.count)
-                for member in group {
-                    do {
-                        outcomes.append(.success(try await Self.insert(member.report, into: db, path: path)))
-                    } catch let error where Self.failsOnlyItsMember(error) {
-                        // Only this member's statement was undone (the owner check writes nothing;
-                        // SQLite undoes a statement that breaks a constraint, not the transaction).
-                        outcomes.append(.failure(ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)))
-                    }
+                do {
+                    return try await Self.insertGroup(reports, into: db, path: path)
+                } catch let error where Self.failsOnlyItsMember(error) {
+                    // A constraint of the file's own (not one a NewReport can break) refused the
+                    // group's statement: SQLite undid that statement only; each member again alone.
+                    return try await Self.insertEach(reports, into: db, path: path)
                 }
-                return outcomes
             }
             committedTransactions.withLockedValue { $0 += 1 }
             // Committed, but only to the file SQLite has open: it counts once that file is still
@@ -206,6 +214,135 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// The body of a group's transaction in three statements, whatever the group's size (each
+    /// statement is a hop to the database thread): the reports its flows already have, the new
+    /// ones, their delivery rows. Answers in the order of `reports`, as if each had been stored
+    /// alone in that order.
+    private static func insertGroup(_ reports: [NewReport], into db: DatabaseConnection, path: String) async throws
+        -> [SubmitOutcome]
+    {
+        var flowIDs: [String] = []
+        var firstOfFlow: [String: Int] = [:]
+        for (index, report) in reports.enumerated() where firstOfFlow[report.flowID] == nil {
+            firstOfFlow[report.flowID] = index
+            flowIDs.append(report.flowID)
+        }
+        var stored: [String: StoredReport] = [:]
+        for row in try await db.rows("""
+            SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables)
+            WHERE flow_id IN (\(placeholders(flowIDs.count)))
+            """, flowIDs.map { .text($0) })
+        {
+            let report = try StoredReport(row: row)
+            stored[report.flowID] = report
+        }
+
+        // The first member of each flow not stored yet inserts it. DO NOTHING skips a member
+        // whose report id is taken (the flows are free: checked above, in this transaction).
+        let inserting = flowIDs.compactMap { stored[$0] == nil ? firstOfFlow[$0] : nil }
+        var insertedSeq: [String: Int64] = [:]  // by flow id: one inserting member per flow
+        if !inserting.isEmpty {
+            var binds: [SQLiteData] = []
+            binds.reserveCapacity(inserting.count * 9)
+            for index in inserting { binds += reportColumns(reports[index]) }
+            let rows = try await db.rows("""
+                INSERT INTO report (\(insertedColumns)) VALUES \(Array(repeating: "(\(placeholders(9)))", count: inserting.count).joined(separator: ", "))
+                ON CONFLICT DO NOTHING RETURNING flow_id, seq
+                """, binds)
+            for row in rows { insertedSeq[try row.text("flow_id")] = try row.integer("seq") }
+        }
+        if !insertedSeq.isEmpty {
+            do {
+                // In the same transaction: a report is never stored without its pending row.
+                try await db.execute(
+                    "INSERT INTO delivery (report_seq, delivered_at) VALUES "
+                        + Array(repeating: "(?, NULL)", count: insertedSeq.count).joined(separator: ", "),
+                    insertedSeq.values.map { .integer(Int($0)) })
+            } catch {
+                // Not any member's fault: the whole group fails, so no report is left without it.
+                throw ReportStoreError(wrapping: error, path: path, action: "cannot submit report: cannot record its delivery", fallback: .io)
+            }
+        }
+
+        // A member whose flow's first member was refused would have been stored in its place:
+        // it is tried again alone, after the others.
+        var retried: [Int: SubmitOutcome] = [:]
+        for (index, report) in reports.enumerated()
+        where stored[report.flowID] == nil && insertedSeq[report.flowID] == nil && firstOfFlow[report.flowID] != index {
+            retried[index] = try await insertAlone(report, into: db, path: path)
+        }
+        return reports.enumerated().map { index, report -> SubmitOutcome in
+            if let existing = stored[report.flowID] {
+                return answerForStored(existing, to: report, path: path)
+            }
+            if let outcome = retried[index] { return outcome }
+            let first = firstOfFlow[report.flowID] ?? index
+            guard insertedSeq[report.flowID] != nil else { return .failure(idTaken(report, path: path)) }
+            return index == first
+                ? .success((StoredReport(report), true))
+                : answerForStored(StoredReport(reports[first]), to: report, path: path)
+        }
+    }
+
+    /// Each report stored on its own, in order, within the group's transaction.
+    private static func insertEach(_ reports: [NewReport], into db: DatabaseConnection, path: String) async throws
+        -> [SubmitOutcome]
+    {
+        var outcomes: [SubmitOutcome] = []
+        outcomes.reserveCapacity(reports.count)
+        for report in reports { outcomes.append(try await insertAlone(report, into: db, path: path)) }
+        return outcomes
+    }
+
+    /// One report on its own: its answer, or a throw that fails the whole group.
+    private static func insertAlone(_ report: NewReport, into db: DatabaseConnection, path: String) async throws
+        -> SubmitOutcome
+    {
+        do {
+            return .success(try await insert(report, into: db, path: path))
+        } catch let error where failsOnlyItsMember(error) {
+            // Only this member's statement was undone (the owner check writes nothing; SQLite
+            // undoes a statement that breaks a constraint, not the transaction).
+            return .failure(ReportStoreError(wrapping: error, path: path, action: submitAction, fallback: .io))
+        }
+    }
+
+    /// A submit of a flow that has a report: that report, unchanged, if the flow is the submitter's.
+    private static func answerForStored(_ existing: StoredReport, to report: NewReport, path: String) -> SubmitOutcome {
+        guard existing.ownerUID == report.ownerUID else {
+            return .failure(ReportStoreError(
+                kind: .conflict, path: path,
+                message: "cannot submit report: flow \(report.flowID) was submitted by another user"))
+        }
+        return .success((existing, false))
+    }
+
+    private static func idTaken(_ report: NewReport, path: String) -> ReportStoreError {
+        ReportStoreError(
+            kind: .conflict, path: path,
+            message: "cannot submit report: report id \(report.id) already belongs to another flow")
+    }
+
+    private static let insertedColumns = """
+        id, flow_id, owner_uid, submitted_at, values_json, photo_media_type, photo_sha256, photo_bytes, photo
+        """
+
+    /// The values of `insertedColumns`, in their order.
+    private static func reportColumns(_ report: NewReport) -> [SQLiteData] {
+        [
+            .text(report.id), .text(report.flowID), .integer(Int(report.ownerUID)), .text(report.submittedAt),
+            .text(report.valuesJSON),
+            report.photo.map { .text($0.mediaType) } ?? .null,
+            report.photo.map { .text($0.sha256) } ?? .null,
+            report.photo.map { .integer($0.data.count) } ?? .null,
+            report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
+        ]
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
     /// A report refused for what it holds, not for the state of the database: the rest of its
     /// group is stored without it.
     private static func failsOnlyItsMember(_ error: any Error) -> Bool {
@@ -216,7 +353,7 @@ public final class ReportStore: Sendable {
             switch error.reason {
             case .constraint, .constraintCheckFailed, .constraintNotNullFailed, .constraintPrimaryKeyFailed,
                  .constraintUniqueFailed, .constraintUniqueRowIDFailed, .constraintForeignKeyFailed,
-                 .constraintStrictDataTypeFailed:
+                 .constraintStrictDataTypeFailed, .constraintTriggerFailed:
                 return true
             default:
                 return false
@@ -226,38 +363,21 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// The body of a submit's transaction: the flow's report if it has one, else the new one.
+    /// One report's statements: the flow's report if it has one, else the new one.
     private static func insert(_ report: NewReport, into db: DatabaseConnection, path: String) async throws
         -> (report: StoredReport, inserted: Bool)
     {
         if let existing = try await db.row(
             "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE flow_id = ?", [.text(report.flowID)]
         ).map(StoredReport.init(row:)) {
-            guard existing.ownerUID == report.ownerUID else {
-                throw ReportStoreError(
-                    kind: .conflict, path: path,
-                    message: "cannot submit report: flow \(report.flowID) was submitted by another user")
-            }
-            return (existing, false)
+            return try answerForStored(existing, to: report, path: path).get()
         }
         do {
-            try await db.execute("""
-                INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json,
-                                    photo_media_type, photo_sha256, photo_bytes, photo)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [
-                    .text(report.id), .text(report.flowID), .integer(Int(report.ownerUID)), .text(report.submittedAt),
-                    .text(report.valuesJSON),
-                    report.photo.map { .text($0.mediaType) } ?? .null,
-                    report.photo.map { .text($0.sha256) } ?? .null,
-                    report.photo.map { .integer($0.data.count) } ?? .null,
-                    report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
-                ])
+            try await db.execute(
+                "INSERT INTO report (\(insertedColumns)) VALUES (\(placeholders(9)))", reportColumns(report))
         } catch let error as SQLiteError where error.reason == .constraintUniqueFailed {
             // flow_id was free (checked above, in this transaction), so the id is taken.
-            throw ReportStoreError(
-                kind: .conflict, path: path,
-                message: "cannot submit report: report id \(report.id) already belongs to another flow")
+            throw idTaken(report, path: path)
         }
         do {
             // In the same transaction: a report is never stored without its pending row.
@@ -502,7 +622,7 @@ public final class ReportStore: Sendable {
     }
 
     /// Submits queued and not yet taken into a group: lets a test wait until its submits are queued.
-    var queuedSubmits: Int { pendingSubmits.withLockedValue { $0.count } }
+    var queuedSubmits: Int { submitQueue.withLockedValue { $0.waiting.count } }
 
     /// Runs `body` in a turn of its own: operations called meanwhile wait, as they would behind a
     /// slow commit. For tests that need submits to queue up.

@@ -1,26 +1,26 @@
 import Testing
 @testable import PetSpotStore
 
-typealias SubmitOutcome = Result<(report: StoredReport, inserted: Bool), ReportStoreError>
-
-/// Submits `reports` at once while the store is held busy, as it is behind a commit waiting for
-/// its fsync; lets them go once every one is queued; returns their answers in the same order.
+/// Submits `reports` while the store is held busy, as it is behind a commit waiting for its
+/// fsync, each queued before the next is sent (so they queue in order); lets them go once every
+/// one is queued; returns their answers in the same order.
 func submitTogether(_ store: ReportStore, _ reports: [NewReport]) async throws -> [SubmitOutcome] {
     let before = store.queuedSubmits
     let submits = try await store.holdingTurn {
-        let submits = reports.map { report in
-            Task { () async -> SubmitOutcome in
+        let deadline = ContinuousClock.now + .seconds(20)
+        var submits: [Task<SubmitOutcome, Never>] = []
+        for report in reports {
+            submits.append(Task { () async -> SubmitOutcome in
                 do throws(ReportStoreError) {
                     return .success(try await store.submit(report))
                 } catch {
                     return .failure(error)
                 }
+            })
+            while store.queuedSubmits < before + submits.count {
+                guard ContinuousClock.now < deadline else { throw GroupNotQueued(queued: store.queuedSubmits) }
+                try await Task.sleep(for: .milliseconds(1))
             }
-        }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while store.queuedSubmits < before + reports.count {
-            guard ContinuousClock.now < deadline else { throw GroupNotQueued(queued: store.queuedSubmits) }
-            try await Task.sleep(for: .milliseconds(1))
         }
         return submits
     }
@@ -125,6 +125,68 @@ struct ReportStoreGroupCommitTests {
             #expect(try await store.list(ownerUID: 1000, limit: 10, cursor: nil).reports.map(\.id)
                     == ["report-4", "report-2", "report-1"])
             #expect(try await store.list(ownerUID: 2000, limit: 10, cursor: nil).reports.isEmpty)
+        }
+    }
+
+    @Test("a flow whose first submit in a group is refused for its report id is stored by its next submit")
+    func refusedFirstOfAFlow() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1, flowID: "flow-A"))
+            let first = store.committedTransactions.withLockedValue { $0 }
+            let outcomes = try await submitTogether(store, [
+                sampleReport(1, flowID: "flow-B"),   // report id of flow-A's report
+                sampleReport(2),
+                sampleReport(3, flowID: "flow-B"),
+                sampleReport(4, flowID: "flow-B"),
+            ])
+
+            #expect(store.committedTransactions.withLockedValue { $0 } == first + 1)
+            guard case .failure(let error) = outcomes[0] else {
+                Issue.record("a report id of another flow was taken")
+                return
+            }
+            #expect(error.kind == .conflict)
+            #expect(error.message.contains("report id report-1 already belongs to another flow"), "\(error)")
+            let stored = try outcomes[1...].map { try $0.get() }
+            #expect(stored.map(\.inserted) == [true, true, false])
+            #expect(stored[1].report.id == "report-3")
+            #expect(stored[2].report == stored[1].report)
+            #expect(try await store.get(id: "report-1", ownerUID: 1000)?.flowID == "flow-A")
+            #expect(try await store.count() == 3)
+        }
+    }
+
+    @Test("a constraint of the file's own that refuses one member: the group's statement is undone and each member stored alone, in one transaction")
+    func fileConstraintRefusesOneMember() async throws {
+        try await withTemporaryStore { store in
+            try await store.execute("""
+                CREATE TRIGGER refuse_report_2 BEFORE INSERT ON report WHEN NEW.id = 'report-2'
+                BEGIN SELECT RAISE(ABORT, 'report-2 is refused here'); END
+                """)
+            let first = store.committedTransactions.withLockedValue { $0 }
+            let outcomes = try await submitTogether(store, (1...3).map { sampleReport($0) })
+
+            #expect(store.committedTransactions.withLockedValue { $0 } == first + 1)
+            #expect(try outcomes[0].get().inserted)
+            #expect(try outcomes[2].get().inserted)
+            guard case .failure(let error) = outcomes[1] else {
+                Issue.record("the refused member was answered as stored")
+                return
+            }
+            #expect(error.message.contains("report-2 is refused here"), "\(error)")
+            #expect(try await store.list(ownerUID: 1000, limit: 10, cursor: nil).reports.map(\.id) == ["report-3", "report-1"])
+            #expect(try await store.deliveryCounts().pending == 2)
+        }
+    }
+
+    @Test("every report of a group gets its pending delivery row")
+    func groupMembersArePending() async throws {
+        try await withTemporaryStore { store in
+            let outcomes = try await submitTogether(store, (1...20).map { sampleReport($0) })
+            #expect(try outcomes.allSatisfy { try $0.get().report.delivery == .pending })
+            #expect(try await store.deliveryCounts().pending == 20)
+            let claimable = try await store.claimable(excluding: [], maxReports: 100, maxPhotoBytes: 1 << 20)
+            #expect(claimable.map(\.report.id) == (1...20).map { "report-\($0)" })
         }
     }
 
