@@ -2,14 +2,16 @@
 # Figures for docs/PERFORMANCE.md: durable submits. Builds release binaries, runs petspotd on a
 # scratch socket and a fresh database in $TMPDIR (it must be a disk, not a tmpfs: the figures are
 # about fsync), and files whole reports over 1 and then N connections with petspot-load; then
-# the report store alone, in process (petspot-store-load), with 1 and then N writers.
-#   Benchmarks/run-submits.sh [connections] [seconds]
+# `flow.submit` alone over N connections (flows taken to their summary first, untimed); then the
+# report store alone, in process (petspot-store-load), with 1 and then N writers.
+#   Benchmarks/run-submits.sh [connections] [seconds] [prepared flows per connection]
 # BIN=dir runs the petspotd, petspot-load and petspot-store-load found in dir instead of building: to compare two
 # builds in alternating runs on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 connections=${1:-16}
 seconds=${2:-10}
+prepared=${3:-500}
 if [ -n "${BIN:-}" ]; then
   bin=$BIN
 else
@@ -45,6 +47,12 @@ for n in 1 "$connections"; do
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
   rm -f "$dir/petspotd.sock"
 done
+
+echo "== flow.submit alone, $connections connections, $prepared flows each prepared first"
+start_daemon
+"$bin/petspot-load" --socket "$dir/petspotd.sock" --submits --prepared "$prepared" --connections "$connections"
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+rm -f "$dir/petspotd.sock"
 
 for n in 1 "$connections"; do
   echo "== the report store alone, $n writer(s), $seconds s"

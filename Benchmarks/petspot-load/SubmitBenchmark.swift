@@ -8,6 +8,10 @@ import Synchronization
 /// Durable submits: each connection files whole reports in a closed loop. The steps before the
 /// submit go in one write (the daemon answers in order); only the `flow.submit` round trip is
 /// timed, from its send to its answer, which comes once the report is durable on disk.
+///
+/// With `prepared`, each connection first takes that many flows to their summary, untimed; then
+/// all connections submit theirs together in a closed loop, and "submits/s" counts `flow.submit`
+/// alone: the durable path, without the nine requests that fill a report.
 enum SubmitBenchmark {
     /// The update/continue requests that take a new flow to its last step (as Benchmarks/run-footprint.sh).
     static func steps(_ flow: String) -> [UInt8] {
@@ -28,7 +32,11 @@ enum SubmitBenchmark {
 
     /// With `reports`, files exactly that many (to fill a daemon for Benchmarks/run-relay.sh) and
     /// ignores `seconds`.
-    static func run(socket: String, connections: Int, seconds: Double, reports: Int? = nil) {
+    static func run(socket: String, connections: Int, seconds: Double, reports: Int? = nil, prepared: Int? = nil) {
+        if let prepared {
+            runPrepared(socket: socket, connections: connections, flowsEach: prepared)
+            return
+        }
         let latencies = Mutex<[Duration]>([])
         let failures = Atomic<Int>(0)
         let tickets = Atomic<Int>(0)
@@ -49,15 +57,7 @@ enum SubmitBenchmark {
                 do {
                     while clock.now < deadline {
                         if let reports, tickets.add(1, ordering: .relaxed).newValue > reports { break }
-                        guard let flow = try conn.call("flow.start").get()["flow"]?["id"]?.stringValue else {
-                            throw ClientError("flow.start gave no flow id")
-                        }
-                        try conn.send(steps(flow))
-                        for _ in 0..<7 {
-                            guard let answer = try conn.readValue(), answer["result"] != nil else {
-                                throw ClientError("a step before the submit failed")
-                            }
-                        }
+                        let flow = try fillFlow(conn)
                         let sent = clock.now
                         let report = try conn.call("flow.submit", ["flowId": .string(flow)]).get()
                         mine.append(sent.duration(to: clock.now))
@@ -74,9 +74,78 @@ enum SubmitBenchmark {
             thread.start()
         }
         finished.wait()
-        let elapsed = began.duration(to: clock.now)
+        printFigures(connections: connections, elapsed: began.duration(to: clock.now), latencies: latencies.withLock { $0 },
+               failures: failures.load(ordering: .relaxed))
+    }
+
+    /// Starts a flow and takes it to its summary; returns its id.
+    static func fillFlow(_ conn: PetSpotConnection) throws -> String {
+        guard let flow = try conn.call("flow.start").get()["flow"]?["id"]?.stringValue else {
+            throw ClientError("flow.start gave no flow id")
+        }
+        try conn.send(steps(flow))
+        for _ in 0..<7 {
+            guard let answer = try conn.readValue(), answer["result"] != nil else {
+                throw ClientError("a step before the submit failed")
+            }
+        }
+        return flow
+    }
+
+    static func runPrepared(socket: String, connections: Int, flowsEach: Int) {
+        let latencies = Mutex<[Duration]>([])
+        let failures = Atomic<Int>(0)
+        let ready = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let clock = ContinuousClock()
+        for _ in 0..<connections {
+            ready.enter()
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                var mine: [Duration] = []
+                defer { latencies.withLock { $0 += mine } }
+                var flows: [String] = []
+                var conn: PetSpotConnection?
+                do {
+                    let opened = try PetSpotConnection(socketPath: socket)
+                    conn = opened
+                    for _ in 0..<flowsEach { flows.append(try fillFlow(opened)) }
+                } catch {
+                    FileHandle.standardError.write(Data("petspot-load: preparing: \(error)\n".utf8))
+                    failures.add(1, ordering: .relaxed)
+                }
+                ready.leave()
+                go.wait()
+                guard let conn else { return }
+                do {
+                    for flow in flows {
+                        let sent = clock.now
+                        let report = try conn.call("flow.submit", ["flowId": .string(flow)]).get()
+                        mine.append(sent.duration(to: clock.now))
+                        guard report["report"]?["id"] != nil else { throw ClientError("flow.submit gave no report") }
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("petspot-load: \(error)\n".utf8))
+                    failures.add(1, ordering: .relaxed)
+                }
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+        ready.wait()
+        let began = clock.now
+        for _ in 0..<connections { go.signal() }
+        finished.wait()
+        print("flows prepared before the clock started: \(flowsEach) per connection")
+        printFigures(connections: connections, elapsed: began.duration(to: clock.now), latencies: latencies.withLock { $0 },
+               failures: failures.load(ordering: .relaxed))
+    }
+
+    private static func printFigures(connections: Int, elapsed: Duration, latencies: [Duration], failures: Int) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let sorted = latencies.withLock { $0 }.sorted()
+        let sorted = latencies.sorted()
         func percentile(_ p: Double) -> String {
             guard !sorted.isEmpty else { return "-" }
             let d = sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
@@ -84,7 +153,7 @@ enum SubmitBenchmark {
             return String(format: "%.2f ms", ms)
         }
         print("connections: \(connections), seconds: \(String(format: "%.1f", seconds))")
-        print("reports filed: \(sorted.count), failures: \(failures.load(ordering: .relaxed))")
+        print("reports filed: \(sorted.count), failures: \(failures)")
         print(String(format: "submits: %.0f /s", Double(sorted.count) / seconds))
         print("flow.submit round trip: p50 \(percentile(0.50)), p99 \(percentile(0.99))")
     }

@@ -8,6 +8,7 @@
 //   petspot-load --socket run/petspotd.sock --gpsd-bench 127.0.0.1:2947 --requests 200
 //   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
 //   petspot-load --socket run/petspotd.sock --submits --reports 10000   (exactly that many, then stop)
+//   petspot-load --socket run/petspotd.sock --submits --prepared 500 --connections 16   (flow.submit alone)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,6 +35,8 @@ struct Options {
     var submits = false
     /// With --submits: stop after this many reports rather than after --seconds.
     var reports: Int?
+    /// With --submits: take this many flows per connection to their summary first, then time only the submits.
+    var prepared: Int?
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -62,6 +65,9 @@ struct Options {
             case "--reports":
                 guard let n = Int(value()), n > 0 else { fail("--reports needs a positive whole number") }
                 o.reports = n
+            case "--prepared":
+                guard let n = Int(value()), n > 0 else { fail("--prepared needs a positive whole number") }
+                o.prepared = n
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -96,7 +102,8 @@ if let gpsd = options.gpsdBench {
 }
 
 if options.submits {
-    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds, reports: options.reports)
+    SubmitBenchmark.run(socket: options.socket, connections: options.connections, seconds: options.seconds, reports: options.reports,
+                        prepared: options.prepared)
     exit(0)
 }
 
