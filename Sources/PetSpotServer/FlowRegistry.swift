@@ -165,12 +165,19 @@ public final class FlowRegistry: Sendable {
         enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
         let found = try table.withLockedValue { table in Result { () throws(RPCError) -> Found in
             let now = clock.now
-            var entry = try Self.live(id, owner: owner, now: now, in: &table)
-            entry.lastUsed = now
-            // Stored whole: changing one member in place (`entries[id]?.lastUsed`) allocates.
-            table.entries[id] = entry
-            if let view = entry.view, view.generation == generation { return .written(view.bytes) }
-            return .copy(entry.flow, revision: entry.revision)
+            // In place, by index: one lookup, and the entry (the whole flow) is neither copied out
+            // nor stored back, as `live` does for `withFlow`, which must be able to undo a change.
+            // (`entries[id]?.lastUsed = now` would allocate.)
+            guard let index = table.entries.index(forKey: id), table.entries.values[index].owner == owner else {
+                throw Self.notFound(id)
+            }
+            if now.elapsed(since: table.entries.values[index].lastUsed) > table.limits.idleTimeout {
+                Self.remove(id, entry: table.entries.values[index], from: &table)
+                throw Self.notFound(id)
+            }
+            table.entries.values[index].lastUsed = now
+            if let view = table.entries.values[index].view, view.generation == generation { return .written(view.bytes) }
+            return .copy(table.entries.values[index].flow, revision: table.entries.values[index].revision)
         } }.get()
         switch found {
         case .written(let bytes):

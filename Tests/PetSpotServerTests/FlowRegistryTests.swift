@@ -63,6 +63,20 @@ struct FlowRegistryTests {
         #expect(throws: FlowRegistry.notFound("a")) { try view(1) }
     }
 
+    @Test("a flow found idle by flow.get is gone: its kept view freed and its owner's place given back")
+    func idleFoundByView() throws {
+        let clock = ManualTime()
+        let flows = registry(perUser: 1, idle: 60, clock: clock)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        _ = try flows.renderedView("a", owner: 1, generation: 0) { _ in (Array("view".utf8), 0) }
+        #expect(flows.keptViewBytes == 4)
+        clock.advance(by: .seconds(60) + .nanoseconds(1))
+        #expect(throws: FlowRegistry.notFound("a")) { try flows.renderedView("a", owner: 1, generation: 0) { _ in ([], 0) } }
+        #expect(flows.count == 0)
+        #expect(flows.keptViewBytes == 0)
+        _ = try flows.start(Flow(id: "b", locale: .en), owner: 1)
+    }
+
     @Test("kept views fit their budget exactly: one byte past it is written again each time; a change or an end frees it")
     func keptViewBudget() throws {
         let flows = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxKeptViewBytes: 10),
