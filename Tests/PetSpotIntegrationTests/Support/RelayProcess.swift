@@ -94,9 +94,14 @@ extension DaemonProcess {
     }
 
     /// relay.status's pending count.
-    func relayPending() throws -> Int {
+    func relayPending() throws -> Int { try relayStatusCount("pending") }
+
+    /// relay.status's count of reports claimed and not yet acknowledged.
+    func relayClaimed() throws -> Int { try relayStatusCount("claimed") }
+
+    private func relayStatusCount(_ name: String) throws -> Int {
         let conn = try connect()
-        return try conn.result("relay.status")["pending"].flatMap { if case .number(let n) = $0 { n.exactInt } else { nil } } ?? -1
+        return try conn.result("relay.status")[name].flatMap { if case .number(let n) = $0 { n.exactInt } else { nil } } ?? -1
     }
 }
 
