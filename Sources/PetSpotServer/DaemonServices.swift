@@ -37,6 +37,8 @@ public final class DaemonServices: Sendable {
     private let runtime: NIOLockedValueBox<RuntimeSettings>
     /// Counts reloads: a flow view written under older settings is not given again.
     private let generation = NIOLockedValueBox<UInt64>(0)
+    /// `daemon.info`'s result as written for the wire, and the generation of the settings it shows.
+    private let writtenInfo = NIOLockedValueBox<(generation: UInt64, bytes: [UInt8])?>(nil)
 
     public init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
                 makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
@@ -76,6 +78,19 @@ public final class DaemonServices: Sendable {
 
     /// Which settings are in force: it changes with each reload.
     public var settingsGeneration: UInt64 { generation.withLockedValue { $0 } }
+
+    /// What `write` makes of the settings in force (`daemon.info`'s result, which depends on
+    /// nothing else), written once per generation of the settings and given again until a reload.
+    public func writtenInfo(_ write: (RuntimeSettings) -> [UInt8]) -> [UInt8] {
+        let (settings, current) = generation.withLockedValue { generation in (self.settings, generation) }
+        if let kept = writtenInfo.withLockedValue({ $0 }), kept.generation == current { return kept.bytes }
+        let bytes = write(settings)
+        writtenInfo.withLockedValue { kept in
+            // A request that read older settings does not replace what a newer one wrote.
+            if kept.map({ $0.generation < current }) ?? true { kept = (current, bytes) }
+        }
+        return bytes
+    }
 
     /// The flow environment and the generation of the settings it comes from.
     public func flowEnvironmentAndGeneration() -> (FlowEnvironment, UInt64) {

@@ -149,23 +149,35 @@ struct RequestContext: Sendable {
             }
         case .flowView(let view):
             return .now(id.map { Self.flowAnswer(id: $0, view: view) })
+        case .written(let result):
+            return .now(id.map { Self.resultAnswer(id: $0, result: result) })
         }
     }
 
-    /// The bytes `JSONWriter` writes for `{"jsonrpc":"2.0","id":id,"result":{"flow":view}}`,
-    /// with room for the newline: one allocation.
+    /// `{"jsonrpc":"2.0","id":id,"result":{"flow":view}}`, as `JSONWriter` writes it.
     static func flowAnswer(id: JSONValue, view: [UInt8]) -> ByteBuffer {
-        let prefix = #"{"jsonrpc":"2.0","id":"#, middle = #","result":{"flow":"#
-        var out = ByteBufferAllocator().buffer(capacity: prefix.utf8.count + middle.utf8.count + view.count + 48)
-        out.writeString(prefix)
+        writtenAnswer(id: id, result: view, before: #","result":{"flow":"#, after: "}}")
+    }
+
+    /// `{"jsonrpc":"2.0","id":id,"result":result}`, as `JSONWriter` writes it.
+    static func resultAnswer(id: JSONValue, result: [UInt8]) -> ByteBuffer {
+        writtenAnswer(id: id, result: result, before: #","result":"#, after: "}")
+    }
+
+    /// An answer around a result already written, with room for the newline: one allocation.
+    private static func writtenAnswer(id: JSONValue, result: [UInt8], before: StaticString, after: StaticString) -> ByteBuffer {
+        let prefix: StaticString = #"{"jsonrpc":"2.0","id":"#
+        var out = ByteBufferAllocator().buffer(
+            capacity: prefix.utf8CodeUnitCount + before.utf8CodeUnitCount + result.count + after.utf8CodeUnitCount + 48)
+        out.writeStaticString(prefix)
         if case .number(let number) = id {
             out.writeString(number.literal)
         } else {
             out.writeBytes(JSONWriter.bytes(id))
         }
-        out.writeString(middle)
-        out.writeBytes(view)
-        out.writeString("}}")
+        out.writeStaticString(before)
+        out.writeBytes(result)
+        out.writeStaticString(after)
         return out
     }
 }

@@ -13,6 +13,8 @@ public enum Reply: Sendable {
     case pending(@Sendable () async -> Result<JSONValue, RPCError>)
     /// `{"flow": view}`, with the view already written for the wire (`flow.get`).
     case flowView([UInt8])
+    /// The result already written for the wire (`daemon.info`).
+    case written([UInt8])
 }
 
 /// Decodes a method's parameters, calls the domain and shapes the answer. One short function
@@ -41,6 +43,8 @@ public struct RequestRouter: Sendable {
             }
         case .flowView(let view):
             return .flowView(view)
+        case .written(let result):
+            return .written(result)
         }
     }
 
@@ -83,7 +87,7 @@ public struct RequestRouter: Sendable {
         var params = RPCParams(request.params)
         do {
             switch method {
-            case .daemonInfo: return .done(.success(try daemonInfo(&params)))
+            case .daemonInfo: return try daemonInfo(&params)
             case .speciesList: return .done(.success(try speciesList(&params)))
             case .flowStart: return .done(.success(try flowStart(&params, peer)))
             case .flowGet: return try flowGet(&params, peer)
@@ -109,9 +113,12 @@ public struct RequestRouter: Sendable {
 
     // MARK: daemon
 
-    private func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> JSONValue {
+    private func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> Reply {
         try p.finish()
-        let settings = services.settings
+        return .written(services.writtenInfo { JSONWriter.bytes(Self.daemonInfo($0)) })
+    }
+
+    private static func daemonInfo(_ settings: RuntimeSettings) -> JSONValue {
         let limits = settings.configuration.limits
         return [
             "name": "petspotd",

@@ -123,6 +123,29 @@ struct FlowGetAnswerTests {
         #expect(try daemon.answer("[\(get),\(get)]") == "[\(single),\(single)]")
         try await daemon.close()
     }
+
+    @Test("daemon.info is written once per settings: the same bytes the writer makes of the whole answer, again after a reload with the new settings")
+    func daemonInfoKeptPerSettings() async throws {
+        let daemon = try await InProcess()
+        func expected(_ id: String) throws -> String {
+            let info = try JSONParser.parse(Array(try daemon.answer(#"{"id":0,"method":"daemon.info"}"#).utf8))["result"]
+            return JSONWriter.string(["jsonrpc": "2.0", "id": .string(id), "result": try #require(info)])
+        }
+        let first = try daemon.answer(#"{"jsonrpc":"2.0","id":"a","method":"daemon.info"}"#)
+        #expect(first == (try expected("a")))
+        #expect(try daemon.answer(#"{"jsonrpc":"2.0","id":"a","method":"daemon.info"}"#) == first)
+        #expect(first.contains(#""maxFlowsPerUser":50,"#))
+
+        let old = daemon.services.settings
+        var configuration = old.configuration
+        configuration.limits.maxFlowsPerUser = 7
+        daemon.services.replace(with: RuntimeSettings(configuration: configuration, location: old.location,
+                                                      species: old.species, calendar: old.calendar))
+        let reloaded = try daemon.answer(#"{"jsonrpc":"2.0","id":"a","method":"daemon.info"}"#)
+        #expect(reloaded.contains(#""maxFlowsPerUser":7,"#), "\(reloaded)")
+        #expect(reloaded == (try expected("a")))
+        try await daemon.close()
+    }
 }
 
 /// Hands out 0, 1, 2, … to any thread.
