@@ -6,12 +6,18 @@
 #   Benchmarks/run-echo-ratio.sh [seconds per figure]
 # BIN=dir runs the petspotd and petspot-load found there instead of building (to compare a
 # saved build with the current one in alternating runs).
+# CLIENT=c (the default) drives both servers with Benchmarks/echo/load.c, one epoll thread;
+# CLIENT=threads with petspot-load, a blocking thread per connection, whose own cost at 1 request
+# in flight sets the pace of both servers on a small box.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}
 . Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-echo" Benchmarks/echo/echo.c
+cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-load-c" Benchmarks/echo/load.c
+client=${CLIENT:-c}
+case $client in c|threads) ;; *) echo "CLIENT is c or threads" >&2; exit 2;; esac
 pid=""
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
@@ -21,11 +27,16 @@ wait_for_socket() {
   echo "no socket at $1"; cat "$dir"/*.log 2>/dev/null; exit 1
 }
 
-# load SOCKET DEPTH ARGS…: runs petspot-load, shows its output, leaves "req/s p99ms" in $result.
+# load SOCKET DEPTH --method M [--echo]: runs the load client, shows its output, leaves
+# "req/s p99ms" in $result.
 load() {
   local socket=$1 depth=$2; shift 2
   local out
-  out=$("$bin/petspot-load" --socket "$socket" --connections 64 --seconds "$seconds" --depth "$depth" "$@")
+  if [ "$client" = c ]; then
+    out=$("$dir/petspot-load-c" "$socket" 64 "$depth" "$seconds" "$2" ${3:+"$3"})
+  else
+    out=$("$bin/petspot-load" --socket "$socket" --connections 64 --seconds "$seconds" --depth "$depth" "$@")
+  fi
   echo "$out" | sed 's/^/    /'
   if echo "$out" | grep -q 'failures: [1-9]'; then echo "failures: see above"; exit 1; fi
   result="$(echo "$out" | awk '/^throughput:/ {print $2}') $(echo "$out" | awk '/^latency/ {print $(NF-2)}')"
@@ -35,7 +46,7 @@ load() {
   --location-providers simulated --log-level warning --limit maxFlowsPerUser=20000 2>"$dir/petspotd.log" &
 pid=$!
 wait_for_socket "$dir/petspotd.sock"
-echo "== petspotd, 64 connections, $seconds s each"
+echo "== petspotd, 64 connections, $seconds s each, load client: $client"
 load "$dir/petspotd.sock" 1 --method flow.get; read -r get1 get1p99 <<<"$result"
 load "$dir/petspotd.sock" 1 --method daemon.info; read -r info1 info1p99 <<<"$result"
 load "$dir/petspotd.sock" 32 --method flow.get; read -r get32 _ <<<"$result"
@@ -45,8 +56,8 @@ kill "$pid"; wait "$pid" 2>/dev/null || true
 pid=$!
 wait_for_socket "$dir/echo.sock"
 echo "== C echo server, the same flow.get lines"
-load "$dir/echo.sock" 1 --echo --method flow.get; read -r echo1 echo1p99 <<<"$result"
-load "$dir/echo.sock" 32 --echo --method flow.get; read -r echo32 _ <<<"$result"
+load "$dir/echo.sock" 1 --method flow.get --echo; read -r echo1 echo1p99 <<<"$result"
+load "$dir/echo.sock" 32 --method flow.get --echo; read -r echo32 _ <<<"$result"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 pid=""
 
