@@ -6,6 +6,7 @@
 #   Benchmarks/run-echo-ratio.sh [seconds per figure]
 # BIN=dir runs the petspotd and petspot-load found there instead of building (to compare a
 # saved build with the current one in alternating runs).
+# CONFIG=file starts petspotd with that configuration (say, server.eventLoopThreads 1).
 # CLIENT=c (the default) drives both servers with Benchmarks/echo/load.c, one epoll thread;
 # CLIENT=threads with petspot-load, a blocking thread per connection, whose own cost at 1 request
 # in flight sets the pace of both servers on a small box.
@@ -42,7 +43,7 @@ load() {
   result="$(echo "$out" | awk '/^throughput:/ {print $2}') $(echo "$out" | awk '/^latency/ {print $(NF-2)}')"
 }
 
-"$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
+"$bin/petspotd" --config "${CONFIG:-config/petspotd.json}" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
   --location-providers simulated --log-level warning --limit maxFlowsPerUser=20000 2>"$dir/petspotd.log" &
 pid=$!
 wait_for_socket "$dir/petspotd.sock"

@@ -4,7 +4,8 @@
 # also counts allocations per flow.get); durable submits over 16 connections and on one idle
 # connection; memory per open flow; start to first answer (Benchmarks/run-start.sh).
 #   Benchmarks/run-goals.sh [seconds per throughput figure] [prepared flows per connection]
-# BIN=dir runs the petspotd and petspot-load found there instead of building. $TMPDIR must be on
+# BIN=dir runs the petspotd and petspot-load found there instead of building; CONFIG=file
+# starts petspotd with that configuration (say, server.eventLoopThreads 1). $TMPDIR must be on
 # a disk, not a tmpfs: the submit figures are about fsync.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ trap cleanup EXIT
 
 start_daemon() {
   rm -f "$dir"/petspotd.sock "$dir"/reports.sqlite*
-  "$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
+  "$bin/petspotd" --config "${CONFIG:-config/petspotd.json}" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
     --location-providers simulated --log-level warning --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000 \
     2>"$dir/petspotd.log" &
   pid=$!

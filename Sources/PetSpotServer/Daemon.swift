@@ -51,7 +51,7 @@ public final class Daemon: Sendable {
         let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
         let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops(cores: System.coreCount))
 
         FileDescriptorLimit.ensure(maxConnections: limits.maxConnections, logger: logger)
 
@@ -186,6 +186,7 @@ public final class Daemon: Sendable {
         logger.info("serving", metadata: [
             "socket": "\(servingAt)", "database": "\(services.configuration.databasePath)",
             "providers": "\(services.location.providerNames.joined(separator: ","))", "version": "\(petspotdVersion)",
+            "eventLoops": "\(services.configuration.eventLoops(cores: System.coreCount))",
         ])
         warnIfNoRelayGroup(services.settings)
         // The socket is served and the database open; the services start right after.
@@ -268,6 +269,7 @@ public final class Daemon: Sendable {
         if old.releaseStartupPages != configuration.releaseStartupPages || old.releaseStartupPagesAfterSeconds != configuration.releaseStartupPagesAfterSeconds {
             notReloaded.append("memory.releaseStartupPages, memory.releaseStartupPagesAfterSeconds (restart to apply)")
         }
+        if old.eventLoopThreads != configuration.eventLoopThreads { notReloaded.append("server.eventLoopThreads (restart to apply)") }
         if old.limits.drainTimeoutSeconds != configuration.limits.drainTimeoutSeconds {
             notReloaded.append("limits.drainTimeoutSeconds (restart to apply)")
         }

@@ -42,6 +42,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var releaseStartupPages = true
     public var releaseStartupPagesAfterSeconds = 10
 
+    /// Threads that serve the connections (NIO event loops); 0: one per core. One loop on a box
+    /// whose cores the daemon shares with busy clients trades throughput for a shorter tail of
+    /// latency (docs/PERFORMANCE.md).
+    public var eventLoopThreads = 0
+
+    /// The event loops to start: `eventLoopThreads`, or one per core of `cores`.
+    public func eventLoops(cores: Int) -> Int { eventLoopThreads == 0 ? max(1, cores) : eventLoopThreads }
+
     public var limits = Limits()
     public var relay = Relay()
 
@@ -167,6 +175,7 @@ extension DaemonConfiguration {
         ("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
         ("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
         ("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
+        ("server.eventLoopThreads", { c, v, r throws(ConfigurationError) in c.eventLoopThreads = try r.int(v, 0...256) }),
         ("memory.releaseStartupPages", { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
         ("memory.releaseStartupPagesAfterSeconds", { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
         ("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),

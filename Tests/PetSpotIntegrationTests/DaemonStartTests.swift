@@ -132,6 +132,26 @@ struct DaemonStartTests {
         #expect(!keeping.log.contains("startup pages"), "\(keeping.log)")
     }
 
+    @Test("server.eventLoopThreads sets how many threads serve the connections; 0 is one per core")
+    func eventLoopThreads() throws {
+        /// Threads named as NIO names its event loops, less the report store's one idle loop.
+        func servingLoops(_ daemon: DaemonProcess) throws -> Int {
+            let pid = try #require(daemon.process?.processIdentifier)
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+            return names.filter { $0.hasPrefix("NIO-ELT-") }.count - 1
+        }
+        let one = try DaemonProcess(settings: ["server": ["eventLoopThreads": 1]]).start()
+        let perCore = try DaemonProcess().start()
+        let three = try DaemonProcess(settings: ["server": ["eventLoopThreads": 3]]).start()
+        for (daemon, loops) in [(one, 1), (perCore, ProcessInfo.processInfo.activeProcessorCount), (three, 3)] {
+            #expect(try servingLoops(daemon) == loops, "\(daemon.log)")
+            #expect(logLines(daemon.log, containing: "eventLoops=\(loops) ").count == 1, "\(daemon.log)")
+            #expect(try daemon.connect().result("flow.start")["flow"]?["step"] == "chip")
+            #expect(try daemon.stop() == 0)
+        }
+    }
+
     @Test("the socket gets the configured mode")
     func socketMode() throws {
         let daemon = try DaemonProcess(arguments: ["--socket-mode", "0600"]).start()

@@ -83,6 +83,8 @@ struct DaemonConfigurationTests {
         (#"{"limits":{"drainTimeoutSeconds":3601}}"#, "f.json: limits.drainTimeoutSeconds: 3601 is out of range 1...3600"),
         (#"{"limits":{"maxKeptViewBytes":-1}}"#, "f.json: limits.maxKeptViewBytes: -1 is out of range 0...1073741824"),
         (#"{"limits":{"maxKeptViewBytes":1073741825}}"#, "f.json: limits.maxKeptViewBytes: 1073741825 is out of range 0...1073741824"),
+        (#"{"server":{"eventLoopThreads":-1}}"#, "f.json: server.eventLoopThreads: -1 is out of range 0...256"),
+        (#"{"server":{"eventLoopThreads":257}}"#, "f.json: server.eventLoopThreads: 257 is out of range 0...256"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":0}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 0 is out of range 1...3600"),
         (#"{"memory":{"releaseStartupPagesAfterSeconds":3601}}"#, "f.json: memory.releaseStartupPagesAfterSeconds: 3601 is out of range 1...3600"),
         (#"{"relay":{"claimTimeoutSeconds":0}}"#, "f.json: relay.claimTimeoutSeconds: 0 is out of range 1...86400"),
@@ -139,6 +141,17 @@ struct DaemonConfigurationTests {
         try configuration.apply(["relay": [key: .int(value)]], file: "f.json")
         let relay = configuration.relay
         #expect([relay.claimTimeoutSeconds, relay.maxClaimReports, relay.maxClaimBytes].contains(value))
+    }
+
+    @Test("event loop threads at their edges; 0, the default, is one per core")
+    func eventLoopEdges() throws {
+        var configuration = DaemonConfiguration()
+        #expect(configuration.eventLoops(cores: 2) == 2)
+        #expect(configuration.eventLoops(cores: 8) == 8)
+        try configuration.apply(["server": ["eventLoopThreads": 256]], file: "f.json")
+        #expect(configuration.eventLoops(cores: 2) == 256)
+        try configuration.apply(["server": ["eventLoopThreads": 1]], file: "f.json")
+        #expect(configuration.eventLoops(cores: 8) == 1)
     }
 
     @Test("the release of startup pages at its edges, and off")
