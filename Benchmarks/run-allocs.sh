@@ -5,7 +5,8 @@
 # counts, divided by the difference in answers, is what one answer costs (start-up, the flow's
 # start and the load client's connection cancel out).
 #   Benchmarks/run-allocs.sh [flow.get|daemon.info] [short seconds] [long seconds]
-# BIN=dir runs the petspotd and petspot-load found there instead of building.
+# BIN=dir runs the petspotd and petspot-load found there instead of building; CONFIG=file starts
+# petspotd with that configuration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 method=${1:-flow.get}
@@ -22,7 +23,7 @@ trap cleanup EXIT
 run() {
   rm -f "$dir/petspotd.sock" "$dir/count"
   PETSPOT_ALLOC_COUNT_FILE="$dir/count" LD_PRELOAD="$dir/count-allocs.so" \
-    "$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports-$1.sqlite" \
+    "$bin/petspotd" --config "${CONFIG:-config/petspotd.json}" --socket "$dir/petspotd.sock" --database "$dir/reports-$1.sqlite" \
     --location-providers simulated --log-level warning 2>"$dir/petspotd.log" &
   pid=$!
   for _ in $(seq 100); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
