@@ -6,7 +6,7 @@
 # report store alone, in process (petspot-store-load), with 1 and then N writers.
 #   Benchmarks/run-submits.sh [connections] [seconds] [prepared flows per connection]
 # BIN=dir runs the petspotd, petspot-load and petspot-store-load found in dir instead of building: to compare two
-# builds in alternating runs on a busy machine.
+# builds in alternating runs on a busy machine; CONFIG=file starts petspotd with that configuration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 connections=${1:-16}
@@ -31,7 +31,7 @@ trap cleanup EXIT
 start_daemon() {
   rm -f "$dir"/reports.sqlite*
   # Every flow a run files stays in memory until it expires: room for all of them.
-  "$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
+  "$bin/petspotd" --config "${CONFIG:-config/petspotd.json}" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
     --location-providers simulated --log-level warning --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000 \
     2>"$dir/petspotd.log" &
   pid=$!
