@@ -149,7 +149,8 @@ install: $(if $(SWIFT_BIN_DIR),,release)
 	fi
 
 # The fleet relay (its own Debian package): program, unit, sysusers.d entry, man page and
-# configuration (never over an edited one).
+# configuration (never over an edited one), mode 0640: it may hold the database's password, so
+# only root and, on a live system, the relay's group read it.
 install-relay: $(if $(SWIFT_BIN_DIR),,release)
 	@bin="$(if $(SWIFT_BIN_DIR),$(SWIFT_BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"; \
 	set -e; \
@@ -162,12 +163,14 @@ install-relay: $(if $(SWIFT_BIN_DIR),,release)
 	$(INSTALL) -m 0644 docs/man/petspot-relay.8 "$(DESTDIR)$(MANDIR)/man8/petspot-relay.8"; \
 	dst="$(DESTDIR)$(RELAY_CONFDIR)/petspot-relay.json"; \
 	if [ -e "$$dst" ] && ! cmp -s config/petspot-relay.installed.json "$$dst"; then \
-		$(INSTALL) -m 0644 config/petspot-relay.installed.json "$$dst.new"; echo "kept your $$dst; the new default is $$dst.new"; \
+		$(INSTALL) -m 0640 config/petspot-relay.installed.json "$$dst.new"; echo "kept your $$dst; the new default is $$dst.new"; \
 	else \
-		$(INSTALL) -m 0644 config/petspot-relay.installed.json "$$dst"; \
+		$(INSTALL) -m 0640 config/petspot-relay.installed.json "$$dst"; \
 	fi
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
-		systemd-sysusers "$(SYSUSERSDIR)/petspot-relay.conf" && systemctl daemon-reload && \
+		systemd-sysusers "$(SYSUSERSDIR)/petspot-relay.conf" && \
+		chgrp petspot-relay "$(RELAY_CONFDIR)/petspot-relay.json" $$(ls "$(RELAY_CONFDIR)/petspot-relay.json.new" 2>/dev/null) && \
+		systemctl daemon-reload && \
 		echo "installed; set postgres in $(RELAY_CONFDIR)/petspot-relay.json, then: systemctl enable --now petspot-relay"; \
 	fi
 

@@ -18,6 +18,10 @@ struct InstallTests {
 
     func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
+    func permissions(_ url: URL) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+    }
+
     @Test("make install DESTDIR=… PREFIX=/usr produces the expected tree; uninstall removes it but the configuration")
     func tree() throws {
         let root = try scratch()
@@ -123,6 +127,9 @@ struct InstallTests {
 
         // The installed configuration reads as the relay's: the one thing it lacks is the database.
         let installed = root.appendingPathComponent("etc/petspot-relay/petspot-relay.json")
+        // It may hold the database's password: nobody but root (and on a live system the
+        // relay's group) reads it, also the new default put beside an edited one.
+        #expect(try permissions(installed) == 0o640)
         let check = try runProgram(root.appendingPathComponent("usr/sbin/petspot-relay").path,
                                    ["--config", installed.path, "--box", "test"])
         #expect(check.status == 78)
@@ -133,6 +140,7 @@ struct InstallTests {
         #expect(again.status == 0)
         #expect(try read(installed) == #"{"batchSize":10}"#)
         #expect(FileManager.default.fileExists(atPath: installed.path + ".new"))
+        #expect(try permissions(URL(fileURLWithPath: installed.path + ".new")) == 0o640)
 
         let removed = try make(["uninstall-relay", "DESTDIR=\(root.path)", "PREFIX=/usr"])
         #expect(removed.status == 0)
