@@ -54,6 +54,11 @@ deb:
 		--buildinfo-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo --buildinfo-option=-u$(DIST) \
 		--changes-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).changes --changes-option=-u$(DIST)
 	lintian --fail-on error $(DEB) $(RELAY_DEB)
+	@# What debhelper writes (debian/petspotd/, debian/petspot-relay/, …) is ignored by git, never tracked.
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+		left=$$(git ls-files --others --exclude-standard -- debian; git ls-files -- debian/petspotd debian/petspot-relay); \
+		if [ -n "$$left" ]; then echo "debhelper's output is not ignored by git:"; echo "$$left"; exit 1; fi; \
+	fi
 	@echo "built $(DEB) $(RELAY_DEB)"
 
 # The package on a clean Debian 12 without Swift: apt installs it and its dependencies in a
