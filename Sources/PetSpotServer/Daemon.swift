@@ -41,7 +41,9 @@ public final class Daemon: Sendable {
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
         do {
-            store = try await ReportStore(path: configuration.databasePath)
+            store = try await ReportStore(path: configuration.databasePath, checkAtOpenMaxBytes: configuration.databaseCheckAtStartMaxBytes)
+        } catch where error.kind == .damaged {
+            throw DatabaseDamaged(error: error)
         } catch {
             throw ConfigurationError("database.path: \(error.description)")
         }
@@ -165,6 +167,8 @@ public final class Daemon: Sendable {
             .init(service: location, serviceName: "location"),
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
             .init(service: server, serviceName: "server"),
+            .init(service: DatabaseDamageService(store: services.store, logger: logger),
+                  successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "database check"),
         ]
         if services.configuration.releaseStartupPages {
             // Done once; its end must not stop the others.
@@ -201,6 +205,8 @@ public final class Daemon: Sendable {
         try? await group.shutdownGracefully()
         do {
             try await services.store.close()
+        } catch where error.kind == .fileLost {
+            logger.error("the database file left its path while the daemon ran", metadata: ["error": "\(error)"])
         } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }
@@ -262,6 +268,9 @@ public final class Daemon: Sendable {
         if old.socketPath != configuration.socketPath { notReloaded.append("socket.path (restart to apply)") }
         if old.socketMode != configuration.socketMode { notReloaded.append("socket.mode (restart to apply)") }
         if old.databasePath != configuration.databasePath { notReloaded.append("database.path (restart to apply)") }
+        if old.databaseCheckAtStartMaxBytes != configuration.databaseCheckAtStartMaxBytes {
+            notReloaded.append("database.checkAtStartMaxBytes (restart to apply)")
+        }
         if old.logLevel != configuration.logLevel { notReloaded.append("log.level (restart to apply)") }
         if old.logFaultIntervalSeconds != configuration.logFaultIntervalSeconds {
             notReloaded.append("log.faultIntervalSeconds (restart to apply)")

@@ -17,11 +17,13 @@ final class DatabaseFileWatch: Sendable {
     /// Our own descriptor of the database file, kept open for as long as SQLite's: closing any
     /// descriptor of a file drops every POSIX lock this process holds on it, SQLite's included.
     private let descriptor: Int32
+    /// The file SQLite has open.
+    let identity: FileIdentity
     private let state: NIOLockedValueBox<State>
 
     private enum State {
         case watching(DatabaseFileCheck.Known)
-        case lost(ReportStoreError)
+        case lost(ReportStoreError, DatabaseFileCheck.Known)
         case closed
     }
 
@@ -39,7 +41,8 @@ final class DatabaseFileWatch: Sendable {
             _ = Self.closeDescriptor(descriptor)
             throw ReportStoreError(kind: .open, path: path, message: "cannot examine the database file: \(reason)")
         }
-        let known = DatabaseFileCheck.Known(database: Self.identity(info), wal: Self.identity(at: walPath), largestSize: Int64(info.st_size))
+        identity = Self.identity(info)
+        let known = DatabaseFileCheck.Known(database: identity, wal: Self.identity(at: walPath), largestSize: Int64(info.st_size))
         state = NIOLockedValueBox(.watching(known))
     }
 
@@ -53,7 +56,7 @@ final class DatabaseFileWatch: Sendable {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
         try state.withLockedValue { state in Result { () throws(ReportStoreError) in
             switch state {
-            case .lost(let error):
+            case .lost(let error, _):
                 throw error
             case .closed:
                 throw ReportStoreError(kind: .closed, path: path, message: "the store is closed")
@@ -65,11 +68,34 @@ final class DatabaseFileWatch: Sendable {
                     let error = ReportStoreError(
                         kind: .fileLost, path: path,
                         message: "\(reason); nothing more is stored until petspotd is restarted")
-                    state = .lost(error)
+                    state = .lost(error, known)
                     throw error
                 }
             }
         } }.get()
+    }
+
+    /// Whether the file SQLite has open is still the one at the path: false once it was deleted
+    /// or another file was moved there. Then nobody will open it again, and what it holds is
+    /// lost when the daemon lets go of it.
+    func isAtPath() -> Bool {
+        let seen = observe()
+        return seen.atPath == identity && seen.links > 0
+    }
+
+    /// Removes the -wal file beside the path when it is still the one SQLite wrote and is empty
+    /// (checkpointed): SQLite leaves it when the database file left the path, and no file moved
+    /// there should find another file's WAL beside it.
+    func removeOwnEmptyWAL() {
+        let known: DatabaseFileCheck.Known? = state.withLockedValue { state in
+            switch state {
+            case .watching(let known), .lost(_, let known): known
+            case .closed: nil
+            }
+        }
+        var info = stat()
+        guard let wal = known?.wal, stat(walPath, &info) == 0, Self.identity(info) == wal, info.st_size == 0 else { return }
+        unlink(walPath)
     }
 
     /// Closes the watching descriptor; only once SQLite has closed the database.

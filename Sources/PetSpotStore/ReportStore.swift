@@ -30,6 +30,18 @@ public final class ReportStore: Sendable {
     }
     /// Submit transactions committed since opening: tells tests how submits were grouped.
     let committedTransactions = NIOLockedValueBox(0)
+    /// Set once SQLite finds the file damaged: from then on every call fails with it, and this
+    /// process neither reads nor writes the file again.
+    private let damage = NIOLockedValueBox<ReportStoreError?>(nil)
+    private let damageContinuation: AsyncStream<ReportStoreError>.Continuation
+    /// Yields once, when the file is first found damaged: by `checkDeferred()` or any later
+    /// operation. The daemon stops on it.
+    public let damageFound: AsyncStream<ReportStoreError>
+    /// The file was larger than the check at opening takes: `checkDeferred()` still has to run.
+    private let deferredCheck: NIOLockedValueBox<Bool>
+    /// Connections of damaged files, never closed: SQLite checkpoints the WAL into the file when
+    /// its last connection closes, and a damaged file is to stay exactly as it was found.
+    private static let keptOpen = NIOLockedValueBox<[DatabaseConnection]>([])
 
     /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
     private static let busyTimeoutMilliseconds = 5000
@@ -43,16 +55,46 @@ public final class ReportStore: Sendable {
     ///
     /// A new directory is created owner-only (0700) and a new file owner-only (0600): reports hold
     /// contact details. Existing files and directories keep their permissions.
-    public init(path: String) async throws(ReportStoreError) {
+    ///
+    /// A file of at most `checkAtOpenMaxBytes` is checked for damage (`PRAGMA quick_check`)
+    /// before anything writes to it, and refused as `.damaged`, left exactly as it is; a larger
+    /// one is checked by `checkDeferred()`, which the caller runs once it serves.
+    public init(path: String, checkAtOpenMaxBytes: Int64 = .max) async throws(ReportStoreError) {
         self.path = path
         // Unstructured, like every operation: a cancelled caller must not leave the connection
         // open with no store to close it.
-        let (connection, watch) = try await Task { await Self.connect(path: path) }.value.get()
+        let (connection, watch, deferred) = try await Task {
+            await Self.connect(path: path, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
+        }.value.get()
         self.connection = NIOLockedValueBox(connection)
         self.watch = watch
+        deferredCheck = NIOLockedValueBox(deferred)
+        (damageFound, damageContinuation) = AsyncStream.makeStream(of: ReportStoreError.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    private static func connect(path: String) async -> Result<(DatabaseConnection, DatabaseFileWatch), ReportStoreError> {
+    /// Whether the file was too large to check at opening (`checkDeferred()` has not run yet).
+    public var hasDeferredCheck: Bool { deferredCheck.withLockedValue { $0 } }
+
+    /// The damage check of a file too large to check at opening, in a turn of its own (other
+    /// operations wait for it). Throws `.damaged`, and `damageFound` yields, when it fails.
+    public func checkDeferred() async throws(ReportStoreError) {
+        guard deferredCheck.withLockedValue({ $0 }) else { return }
+        let path = self.path
+        try await operation("cannot check the database") { db in try await Self.checkIntact(db, path: path) }
+        deferredCheck.withLockedValue { $0 = false }
+    }
+
+    /// SQLite's quick check: every page and b-tree of the file, in one pass (without the index
+    /// comparisons of integrity_check). A 70 MB file takes about 25 ms from the page cache.
+    private static func checkIntact(_ db: DatabaseConnection, path: String) async throws {
+        let problems = try await db.rows("PRAGMA quick_check(3)").compactMap { try? $0.text("quick_check") }
+        guard problems != ["ok"] else { return }
+        throw ReportStoreError(damaged: "SQLite's quick_check: " + problems.joined(separator: "; "), path: path)
+    }
+
+    private static func connect(path: String, checkAtOpenMaxBytes: Int64)
+        async -> Result<(DatabaseConnection, DatabaseFileWatch, deferred: Bool), ReportStoreError>
+    {
         let created = Synchronization.Atomic<Bool>(false)
         let connection: DatabaseConnection
         do {
@@ -65,9 +107,9 @@ public final class ReportStore: Sendable {
             return .failure(failure)
         }
         do {
-            try await prepare(connection, path: path)
+            let deferred = try await prepare(connection, path: path, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
             let watch = try await connection.run { try DatabaseFileWatch(path: path) }
-            return .success((connection, watch))
+            return .success((connection, watch, deferred))
         } catch {
             // Explained before closing: the close may free what was missing (space, say).
             let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
@@ -89,10 +131,15 @@ public final class ReportStore: Sendable {
     }
 
     /// Settings, refusals and migrations, in the order that writes nothing to a file it refuses.
-    private static func prepare(_ db: DatabaseConnection, path: String) async throws {
+    /// Returns whether the damage check was left for `checkDeferred()`.
+    private static func prepare(_ db: DatabaseConnection, path: String, checkAtOpenMaxBytes: Int64) async throws -> Bool {
         // PRAGMA takes no bound parameters; the values are this type's constants.
         // Also replaces SQLiteNIO's busy handler, which retries without pause and without end.
         try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        // Before anything writes: a damaged file (a copy torn by a write) is refused as it is.
+        var info = stat()
+        let deferred = stat(path, &info) == 0 && Int64(info.st_size) > checkAtOpenMaxBytes
+        if !deferred { try await checkIntact(db, path: path) }
         // Before anything writes: switching to WAL mode already changes the file.
         try ReportSchema.checkCanMigrate(try await ReportSchema.facts(of: db), path: path)
         let journalMode = try await db.row("PRAGMA journal_mode = WAL")?.text("journal_mode")
@@ -104,6 +151,7 @@ public final class ReportStore: Sendable {
         try await db.execute("PRAGMA journal_size_limit = \(walSizeLimitBytes)")
         try await db.execute("PRAGMA foreign_keys = ON")
         try await ReportSchema.migrate(db, path: path)
+        return deferred
     }
 
     /// Stores the report; returns only after the transaction holding it has committed durably in
@@ -192,6 +240,7 @@ public final class ReportStore: Sendable {
             return
         }
         do {
+            if let damage = damage.withLockedValue({ $0 }) { throw damage }
             try await db.run { try watch.check() }
             let reports = group.map(\.report)
             let outcomes = try await db.inTransaction {
@@ -210,6 +259,7 @@ public final class ReportStore: Sendable {
             for (member, outcome) in zip(group, outcomes) { member.answer(outcome) }
         } catch {
             let failure = await Self.explain(error, action, path: path, watch: watch, db: db)
+            noteIfDamaged(failure)
             for member in group { member.answer(.failure(failure)) }
         }
     }
@@ -567,6 +617,11 @@ public final class ReportStore: Sendable {
     ///
     /// Operations already called finish first; calls from now on throw `.closed`. Closing twice is
     /// harmless. Data committed before is durable even if this throws.
+    ///
+    /// When the file SQLite has open is no longer at the path (deleted, or another file moved
+    /// there), closing would let go of the only copy of what it holds: it is first saved beside
+    /// the path (`savedCopyPath`), and close throws `.fileLost` naming that file. A damaged file
+    /// is not closed at all (see `keptOpen`).
     public func close() async throws(ReportStoreError) {
         let wasOpen = isClosed.withLockedValue { closed in
             defer { closed = true }
@@ -583,7 +638,15 @@ public final class ReportStore: Sendable {
                     return db
                 }
                 guard let db = taken else { return nil }
-                // Fold the WAL back into the database file so it is self-contained at rest.
+                if damage.withLockedValue({ $0 }) != nil {
+                    Self.keptOpen.withLockedValue { $0.append(db) }
+                    return nil
+                }
+                let atPath = (try? await db.run { watch.isAtPath() }) ?? false
+                // Fold the WAL back into the database file so it is self-contained at rest. For a
+                // file no longer at the path this also empties the -wal file beside the path,
+                // which a crash before the close would otherwise leave for the next start to
+                // replay into whatever file is there now.
                 var checkpointError: (any Error)?
                 do {
                     // A reader in another process (a backup) can keep it from finishing, past the
@@ -597,18 +660,90 @@ public final class ReportStore: Sendable {
                 } catch {
                     checkpointError = error
                 }
+                let rescue = atPath ? nil : await Self.saveCopy(of: db, path: path, inode: watch.identity.inode)
                 do {
                     try await db.close()
                 } catch {
                     return ReportStoreError(wrapping: error, path: path, action: "cannot close", fallback: .io)
                 }
+                if !atPath { watch.removeOwnEmptyWAL() }
                 watch.close()
+                if let rescue { return rescue }
                 return checkpointError.map {
                     ReportStoreError(wrapping: $0, path: path, action: "closed, but the WAL checkpoint failed", fallback: .io)
                 }
             }
         }.value
         if let outcome { throw outcome }
+    }
+
+    /// Where the reports of a file that left the path are saved: beside the path, named after
+    /// the file's inode (a later loss of another file gets another name).
+    static func savedCopyPath(of path: String, inode: UInt64) -> String {
+        "\(path).saved-\(inode)"
+    }
+
+    /// Saves the whole database as the open connection sees it (the file that left the path
+    /// and its WAL) into a new owner-only file beside the path, synced; returns the `.fileLost`
+    /// error that tells where, or why it could not be saved.
+    private static func saveCopy(of db: DatabaseConnection, path: String, inode: UInt64) async -> ReportStoreError {
+        let lost = "the database file is no longer at its path (deleted, or another file moved there)"
+        var target = savedCopyPath(of: path, inode: inode)
+        do {
+            // O_EXCL: never over an earlier copy; VACUUM INTO fills an empty file and keeps its mode.
+            var fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            var attempt = 1
+            while fd < 0 && errno == EEXIST && attempt < 100 {
+                attempt += 1
+                target = savedCopyPath(of: path, inode: inode) + "-\(attempt)"
+                fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            }
+            guard fd >= 0 else { throw SystemFailure(call: "create \(target)", errno: errno) }
+            closeDescriptor(fd)
+            do {
+                try await db.execute("VACUUM INTO ?", [.text(target)])
+                try syncFile(target)
+                try syncFile(directory(of: target))
+            } catch {
+                unlink(target)
+                throw error
+            }
+        } catch {
+            return ReportStoreError(
+                kind: .fileLost, path: path,
+                message: "\(lost), and the reports it held could not be saved beside it: \(error); they are lost")
+        }
+        return ReportStoreError(
+            kind: .fileLost, path: path,
+            message: "\(lost): every report it held is saved in \(target); bring them back into the database "
+                + "as docs/OPERATIONS.md shows (\"The database file replaced or deleted\")")
+    }
+
+    private struct SystemFailure: Error, CustomStringConvertible {
+        let call: String
+        let errno: Int32
+        var description: String { "\(call): \(String(cString: strerror(errno)))" }
+    }
+
+    private static func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemFailure(call: "open \(path)", errno: errno) }
+        defer { closeDescriptor(fd) }
+        guard fsync(fd) == 0 else { throw SystemFailure(call: "fsync \(path)", errno: errno) }
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func closeDescriptor(_ fd: Int32) {
+        // Qualified: a bare `close` would name this type's method.
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #elseif canImport(Darwin)
+        _ = Darwin.close(fd)
+        #endif
     }
 
     // MARK: - Internal
@@ -660,11 +795,14 @@ public final class ReportStore: Sendable {
                 guard let db = connection.withLockedValue({ $0 }) else {
                     throw ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
                 }
+                if let damage = damage.withLockedValue({ $0 }) { throw damage }
                 do {
                     try await db.run { try watch.check() }
                     return try await body(db)
                 } catch {
-                    throw await Self.explain(error, action, path: path, watch: watch, db: db)
+                    let failure = await Self.explain(error, action, path: path, watch: watch, db: db)
+                    noteIfDamaged(failure)
+                    throw failure
                 }
             }
         }
@@ -691,7 +829,18 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// The first damage found is kept and told once through `damageFound`.
+    private func noteIfDamaged(_ failure: ReportStoreError) {
+        guard failure.kind == .damaged else { return }
+        let first = damage.withLockedValue { damage in
+            defer { if damage == nil { damage = failure } }
+            return damage == nil
+        }
+        if first { damageContinuation.yield(failure) }
+    }
+
     private func checkOpen(_ action: String) throws(ReportStoreError) {
+        if let damage = damage.withLockedValue({ $0 }) { throw damage }
         if isClosed.withLockedValue({ $0 }) {
             throw ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
         }
@@ -720,7 +869,7 @@ public final class ReportStore: Sendable {
             // SQLite would take it for a new database, and petspotd would start over on a file
             // that held reports: every start that creates the file writes a database into it.
             throw ReportStoreError(
-                kind: .notADatabase, path: path,
+                kind: .damaged, path: path,
                 message: "cannot open: database disk image is malformed (the file is empty, yet this start did not "
                     + "create it: it was truncated, or a first start stopped before writing it); "
                     + "move it away to start a new database")

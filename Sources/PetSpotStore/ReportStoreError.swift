@@ -25,6 +25,9 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// Reading or writing failed (disk full, I/O error, corruption, ...).
         case io
+        /// SQLite found the file damaged (a torn copy, a bad sector, bytes overwritten): it is
+        /// left exactly as it is and nothing more is read or written until an operator acts.
+        case damaged
         /// The file at the configured path is no longer the one being written: it was deleted,
         /// replaced, truncated or overwritten while the store was open. Nothing more is stored
         /// until the store is opened again.
@@ -76,6 +79,8 @@ extension ReportStoreError {
             switch error.reason {
             case .notADatabase:
                 self.init(kind: .notADatabase, path: path, message: "not a petspotd database: \(detail)")
+            case .corrupt, .corruptIndex, .corruptSequenceSchema, .corruptVirtualTable:
+                self.init(damaged: "\(action): \(detail)", path: path)
             case .interrupt:
                 self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
             case .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath, .cantOpenUnfollowedSymlink, .permission:
@@ -86,5 +91,17 @@ extension ReportStoreError {
         default:
             self.init(kind: fallback, path: path, message: "\(action): \(error)")
         }
+    }
+}
+
+extension ReportStoreError {
+    /// What an operator must do about a damaged file, said wherever the damage is reported.
+    static let damagedAdvice = "the file is left exactly as it is; stop petspotd, move the file (and its -wal file) "
+        + "away and put a backup in its place, or recover what it holds with sqlite3's .recover "
+        + "(docs/OPERATIONS.md, \"A damaged database\")"
+
+    /// The file is damaged: `what` is what found it.
+    init(damaged what: String, path: String) {
+        self.init(kind: .damaged, path: path, message: "the database file is damaged (\(what)); \(Self.damagedAdvice)")
     }
 }

@@ -104,6 +104,9 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             printError("petspotd: \(source.file ?? "built-in defaults"): \(error.description)")
             throw ExitCode(exitConfigurationError)
+        } catch let damaged as DatabaseDamaged {
+            printError("petspotd: \(damaged.description)")
+            throw ExitCode(exitDatabaseDamaged)
         }
         // Only once started, so that a refused start stays one line.
         logger.info("configuration", metadata: ["from": "\(source)"])
@@ -120,6 +123,8 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
         } catch let stop as StopCutShort {
             logger.warning("\(stop.description)", metadata: ["exit": "\(stop.exitStatus)"])
             throw ExitCode(stop.exitStatus)
+        } catch is DatabaseDamaged {
+            throw ExitCode(exitDatabaseDamaged)
         }
     }
 

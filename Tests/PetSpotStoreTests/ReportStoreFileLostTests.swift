@@ -67,8 +67,49 @@ struct ReportStoreFileLostTests {
             }
 
             let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
-            #expect(error?.kind == .notADatabase)
+            #expect(error?.kind == .damaged)
             #expect(error?.message.contains("malformed") == true)
+        }
+    }
+
+    @Test("closing a store whose file left its path saves that file, WAL included, beside the path and names it; nothing of it stays to be replayed into the file now there",
+          arguments: [Change.deleteAll, .deleteFile, .replace])
+    func closeSavesTheFileThatLeft(_ change: Change) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try await ReportStore(path: path)
+            let acknowledged = [try await store.submit(sampleReport(1, photo: samplePhoto)).report,
+                                try await store.submit(sampleReport(2)).report]
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            try await Self.apply(change, to: path, directory: directory)
+
+            let error = await #expect(throws: ReportStoreError.self) { try await store.close() }
+            let saved = ReportStore.savedCopyPath(of: path, inode: UInt64(info.st_ino))
+            #expect(error?.kind == .fileLost)
+            #expect(error?.message.contains("every report it held is saved in \(saved);") == true, "\(String(describing: error))")
+            #expect(try permissions(of: saved) == 0o600)
+            try await withStore(path: saved) { copy async throws in
+                #expect(try await copy.list(ownerUID: 1000, limit: 10, cursor: nil).reports == acknowledged.reversed())
+                #expect(try await copy.photo(reportID: acknowledged[0].id, ownerUID: 1000) == samplePhoto)
+            }
+            // The old WAL was folded into the file that left and removed: none waits beside the path.
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
+    @Test("a -wal file deleted under the store: the file is still at its path, and the close folds every report into it")
+    func closeAfterWALDeletedKeepsEverything() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try await ReportStore(path: path)
+            let acknowledged = try await store.submit(sampleReport(1)).report
+            try await Self.apply(.deleteWAL, to: path, directory: directory)
+            try await store.close()
+            try await withStore(path: path) { reopened async throws in
+                #expect(try await reopened.list(ownerUID: 1000, limit: 10, cursor: nil).reports == [acknowledged])
+            }
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".saved-") }) == [])
         }
     }
 

@@ -145,7 +145,8 @@ struct ReportStoreOpeningTests {
             #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
 
             let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
-            #expect(error?.kind == .notADatabase)
+            // A petspotd file cut to nothing: damage, for the operator to restore.
+            #expect(error?.kind == .damaged)
             #expect(error?.description.contains(path) == true)
             #expect(error?.message.contains("the file is empty") == true)
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
