@@ -82,6 +82,18 @@ final class DatabaseConnection: Sendable {
         }
     }
 
+    /// Handles of abandoned connections, held until the process ends.
+    private static let abandoned = NIOLockedValueBox<[SQLiteConnection]>([])
+
+    /// Stops the thread but never closes SQLite's handle: SQLite checkpoints the WAL into the
+    /// file when its last connection closes, and a damaged file is to stay exactly as it was
+    /// found. The handle is let go of when the process ends, as after a crash.
+    func abandon() async {
+        Self.abandoned.withLockedValue { $0.append(sqlite) }
+        try? await threadPool.shutdownGracefully()
+        try? await eventLoopGroup.shutdownGracefully()
+    }
+
     /// Closes SQLite's handle, then stops the thread.
     func close() async throws {
         var failure: (any Error)?

@@ -39,9 +39,6 @@ public final class ReportStore: Sendable {
     public let damageFound: AsyncStream<ReportStoreError>
     /// The file was larger than the check at opening takes: `checkDeferred()` still has to run.
     private let deferredCheck: NIOLockedValueBox<Bool>
-    /// Connections of damaged files, never closed: SQLite checkpoints the WAL into the file when
-    /// its last connection closes, and a damaged file is to stay exactly as it was found.
-    private static let keptOpen = NIOLockedValueBox<[DatabaseConnection]>([])
 
     /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
     private static let busyTimeoutMilliseconds = 5000
@@ -621,7 +618,7 @@ public final class ReportStore: Sendable {
     /// When the file SQLite has open is no longer at the path (deleted, or another file moved
     /// there), closing would let go of the only copy of what it holds: it is first saved beside
     /// the path (`savedCopyPath`), and close throws `.fileLost` naming that file. A damaged file
-    /// is not closed at all (see `keptOpen`).
+    /// is not closed at all (see `DatabaseConnection.abandon()`).
     public func close() async throws(ReportStoreError) {
         let wasOpen = isClosed.withLockedValue { closed in
             defer { closed = true }
@@ -639,7 +636,7 @@ public final class ReportStore: Sendable {
                 }
                 guard let db = taken else { return nil }
                 if damage.withLockedValue({ $0 }) != nil {
-                    Self.keptOpen.withLockedValue { $0.append(db) }
+                    await db.abandon()
                     return nil
                 }
                 let atPath = (try? await db.run { watch.isAtPath() }) ?? false
