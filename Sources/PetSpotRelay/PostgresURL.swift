@@ -49,7 +49,7 @@ public struct PostgresURL: Sendable, Equatable {
         }
         let schemeName = rest[..<scheme.lowerBound].lowercased()
         guard schemeName == "postgres" || schemeName == "postgresql" else {
-            throw fail("the scheme must be postgres:// or postgresql://, not \(schemeName)://")
+            throw fail("the scheme must be postgres:// or postgresql://")
         }
         rest = rest[scheme.upperBound...]
 
@@ -100,7 +100,7 @@ public struct PostgresURL: Sendable, Equatable {
         guard !host.isEmpty else { throw fail("the host is missing") }
         if let portText {
             guard let port = Int(portText), (1...65_535).contains(port) else {
-                throw fail("the port \"\(portText)\" is not a number from 1 to 65535")
+                throw fail("the port is not a number from 1 to 65535")
             }
             self.port = port
         } else {
@@ -111,21 +111,22 @@ public struct PostgresURL: Sendable, Equatable {
         sslRootCert = nil
         var seen: Set<String> = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            guard let equals = pair.firstIndex(of: "=") else { throw fail("the parameter \"\(pair)\" has no value (name=value)") }
+            guard let equals = pair.firstIndex(of: "=") else { throw fail("a parameter after \"?\" has no value (name=value)") }
             let name = String(pair[..<equals])
-            let value = try Self.decode(pair[pair.index(after: equals)...], part: name, url: text)
-            guard seen.insert(name).inserted else { throw fail("the parameter \"\(name)\" is given twice") }
+            let shownName = PostgresURLError.shown(name: name)
+            let value = try Self.decode(pair[pair.index(after: equals)...], part: "parameter \(shownName)", url: text)
+            guard seen.insert(name).inserted else { throw fail("the parameter \(shownName) is given twice") }
             switch name {
             case "sslmode":
                 guard let mode = SSLMode(rawValue: value) else {
-                    throw fail("sslmode \"\(value)\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw fail("sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 sslMode = mode
             case "sslrootcert":
                 guard !value.isEmpty else { throw fail("sslrootcert is empty; give the path of a PEM file") }
                 sslRootCert = value
             default:
-                throw fail("unknown parameter \"\(name)\"; known: sslmode, sslrootcert")
+                throw fail("unknown parameter \(shownName); known: sslmode, sslrootcert")
             }
         }
         if sslRootCert != nil, sslMode != .verifyFull {
@@ -164,25 +165,22 @@ public struct PostgresURL: Sendable, Equatable {
     }
 }
 
-/// A URL that cannot be used, with what is wrong; the password never appears in it.
+/// A URL that cannot be used, with what is wrong. Nothing of the text itself is repeated: a
+/// string that does not parse may have its password anywhere (a "/" or "?" in it moves the
+/// parts), so only what the parser knows to be safe is named.
 public struct PostgresURLError: Error, Sendable, Equatable, CustomStringConvertible {
     public let problem: String
-    public let shownURL: String
 
     init(url: String, problem: String) {
         self.problem = problem
-        self.shownURL = Self.hidingPassword(url)
     }
 
-    public var description: String { "the PostgreSQL URL \(shownURL) cannot be used: \(problem)" }
+    public var description: String { "the PostgreSQL URL cannot be used: \(problem)" }
 
-    /// "user:secret@" becomes "user:***@", so that a refused URL can be printed.
-    static func hidingPassword(_ url: String) -> String {
-        guard let scheme = url.firstRange(of: "://") else { return url }
-        let afterScheme = url[scheme.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
-        let authority = afterScheme[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+    /// A parameter's name, when it may be shown: a plain lower-case word, as every libpq
+    /// parameter is; anything else is described, not repeated.
+    static func shown(name: some StringProtocol) -> String {
+        let plain = !name.isEmpty && name.count <= 40 && name.allSatisfy { ("a"..."z").contains($0) || $0 == "_" }
+        return plain ? "\"\(name)\"" : "(a name that is not a plain word)"
     }
 }

@@ -12,7 +12,9 @@ struct RelayCommandTests {
     @Test("bad settings stop the start with one line and exit code 78", arguments: [
         (["--box", "a"], "petspot-relay: no PostgreSQL URL: give --postgres or the configuration key postgres\n"),
         (["--postgres", "postgres://relay:hunter2@db:70000/central"],
-         "petspot-relay: --postgres: the PostgreSQL URL postgres://relay:***@db:70000/central cannot be used: the port \"70000\" is not a number from 1 to 65535\n"),
+         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the port is not a number from 1 to 65535\n"),
+        (["--postgres", "postgres://relay:c2Vj/cmV0+Zm9v=@db/central"],
+         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the user name is missing (postgres://user@host/database)\n"),
         (["--postgres", "postgres://u@h/db", "--box", ""], "petspot-relay: --box: the box name must not be empty\n"),
         (["--config", "/nonexistent/relay.json"], "petspot-relay: /nonexistent/relay.json: cannot read the configuration file: No such file or directory\n"),
         (["--postgres", "postgres://u@h/db", "--box", "a", "--log-level", "loud"],
