@@ -18,10 +18,28 @@ public final class PetSpotConnection {
     private var fd: Int32
     private var buffer: [UInt8] = []
     private var nextID = 1
+    /// Bounds each call, from its request to the end of its answer, however slowly the bytes
+    /// come; a read outside a call waits this long for its line.
+    public let timeout: Duration
+    /// The longest answer line taken: a daemon sending a line that never ends cannot grow the
+    /// client past it. The connection is closed once a line passes it.
+    public let maxLineBytes: Int
+    /// The end of the call under way (nil between calls).
+    private var deadline: ContinuousClock.Instant?
 
-    /// Connects; `timeout` bounds every later read and write.
-    public init(socketPath: String, timeout: Duration = .seconds(60)) throws(ClientError) {
+    /// The default line limit: a report with the daemon's largest default photo (10 MiB, as
+    /// base64) and its JSON fits many times over.
+    public static let defaultMaxLineBytes = 64 * 1024 * 1024
+    /// The default bound of a call: longer than any wait the daemon's defaults allow (a location
+    /// wait of location.timeoutMs, 10 s; a submit queued behind others' fsyncs).
+    public static let defaultTimeout: Duration = .seconds(120)
+
+    /// Connects; `timeout` bounds every later call, `maxLineBytes` every answer line.
+    public init(socketPath: String, timeout: Duration = PetSpotConnection.defaultTimeout,
+                maxLineBytes: Int = PetSpotConnection.defaultMaxLineBytes) throws(ClientError) {
         self.socketPath = socketPath
+        self.timeout = timeout
+        self.maxLineBytes = maxLineBytes
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("cannot create a socket: \(Self.lastError())") }
         var address = sockaddr_un()
@@ -43,9 +61,6 @@ public final class PetSpotConnection {
             Glibc.close(fd)
             throw ClientError("cannot connect to petspotd at \(socketPath): \(reason)")
         }
-        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         self.fd = fd
     }
 
@@ -61,25 +76,48 @@ public final class PetSpotConnection {
         }
     }
 
-    /// The socket a command talks to: PETSPOT_SOCKET, else the checkout's ./run/petspotd.sock
-    /// when it exists, else the system service's.
+    /// The socket a command talks to without `--socket`: PETSPOT_SOCKET, else the system
+    /// service's. Never one found in the working directory: in a shared folder anyone could put
+    /// a socket there and receive what a user types.
     public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["PETSPOT_SOCKET"], !path.isEmpty { return path }
-        if FileManager.default.fileExists(atPath: "run/petspotd.sock") { return "run/petspotd.sock" }
         return "/run/petspotd/petspotd.sock"
     }
 
     /// Sends raw bytes as they are (a line should end in "\n").
     public func send(_ bytes: [UInt8]) throws(ClientError) {
+        let end = deadline ?? .now + timeout
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            try wait(for: Int16(POLLOUT), until: end)
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if n < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
                 throw ClientError("writing to petspotd failed: \(Self.lastError())")
             }
             offset += n
         }
+    }
+
+    /// Waits until the socket is ready for `events`, or throws once `end` has passed.
+    private func wait(for events: Int16, until end: ContinuousClock.Instant) throws(ClientError) {
+        guard fd >= 0 else { throw ClientError("not connected to petspotd") }
+        while true {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else {
+                throw ClientError("petspotd did not answer within \(Self.seconds(timeout)) (the client's timeout)")
+            }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            var entry = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
+            if ready > 0 { return }
+            if ready < 0, errno != EINTR { throw ClientError("waiting for petspotd failed: \(Self.lastError())") }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return fraction == 0 ? "\(whole) s" : "\(Double(whole) + Double(fraction) / 1e18) s"
     }
 
     public func send(line: String) throws(ClientError) {
@@ -98,6 +136,7 @@ public final class PetSpotConnection {
 
     /// The next line the daemon sent, without its newline; nil at the end of the stream.
     public func readLine() throws(ClientError) -> [UInt8]? {
+        let end = deadline ?? .now + timeout
         var searched = 0
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -106,11 +145,16 @@ public final class PetSpotConnection {
                 return line
             }
             searched = buffer.count
+            guard buffer.count <= maxLineBytes else {
+                close()
+                buffer = []
+                throw ClientError("petspotd sent an answer line longer than \(maxLineBytes) bytes (the client's limit); the connection was closed")
+            }
+            try wait(for: Int16(POLLIN), until: end)
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw ClientError("petspotd did not answer in time") }
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
                 throw ClientError("reading from petspotd failed: \(Self.lastError())")
             }
             if n == 0 {
@@ -136,6 +180,8 @@ public final class PetSpotConnection {
     public func call(_ method: String, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
         let id = nextID
         nextID += 1
+        deadline = .now + timeout
+        defer { deadline = nil }
         try send(Array((JSONWriter.string(RPCRequest(id: .int(id), method: method, params: params).json) + "\n").utf8))
         guard let value = try readValue() else { throw ClientError("petspotd closed the connection") }
         guard let response = RPCResponse(json: value) else {

@@ -18,14 +18,19 @@ public actor CentralDatabase {
         self.logger = logger
     }
 
-    /// What one batch did: reports written now, and those PostgreSQL already had.
+    /// What one batch did: reports written now, those PostgreSQL already had, and those it did
+    /// not keep although the statement succeeded (a trigger or rule of the central table that
+    /// drops rows): only the first two may be acknowledged.
     public struct WriteOutcome: Sendable, Equatable {
         public let inserted: Int
         public let alreadyStored: Int
+        /// Ids verifiably not in the table after the commit, in the batch's order.
+        public let notStored: [String]
 
-        public init(inserted: Int, alreadyStored: Int) {
+        public init(inserted: Int, alreadyStored: Int, notStored: [String] = []) {
             self.inserted = inserted
             self.alreadyStored = alreadyStored
+            self.notStored = notStored
         }
     }
 
@@ -64,9 +69,17 @@ public actor CentralDatabase {
             RETURNING id
             """
         do {
-            var inserted = 0
-            for try await _ in try await connection.query(query, logger: logger) { inserted += 1 }
-            return WriteOutcome(inserted: inserted, alreadyStored: reports.count - inserted)
+            var returned = Set<String>()
+            for try await id in try await connection.query(query, logger: logger).decode(String.self) { returned.insert(id) }
+            guard returned.count < reports.count else { return WriteOutcome(inserted: returned.count, alreadyStored: 0) }
+            // An id RETURNING left out was either there before (ON CONFLICT) or dropped by the
+            // table's own trigger or rule: only the table can tell, after the commit.
+            let unreturned = ids.filter { !returned.contains($0) }
+            var present = Set<String>()
+            let check: PostgresQuery = "SELECT id FROM reports WHERE id = ANY(\(unreturned)::text[])"
+            for try await id in try await connection.query(check, logger: logger).decode(String.self) { present.insert(id) }
+            let notStored = unreturned.filter { !present.contains($0) }
+            return WriteOutcome(inserted: returned.count, alreadyStored: present.count, notStored: notStored)
         } catch {
             throw await broke(error)
         }
@@ -108,12 +121,39 @@ public actor CentralDatabase {
         }
         do {
             try await Self.migrate(made, logger: logger)
+            try await Self.requireDurableCommits(made, logger: logger)
         } catch {
             try? await made.close()
             throw CentralDatabaseError(error, url: url)
         }
         connection = made
         return made
+    }
+
+    /// The levels of synchronous_commit at which a commit that returned is on the server's disk
+    /// (and, with synchronous standbys, on theirs): a relay acknowledges a report to the daemon,
+    /// which may then never send it again, only once PostgreSQL keeps it for good.
+    static let durableCommitLevels: Set<String> = ["on", "remote_apply"]
+
+    /// Raises the session's synchronous_commit to `on` when the role's, database's or server's
+    /// default is weaker (off, local, remote_write); a stronger one (remote_apply) stays.
+    static func requireDurableCommits(_ connection: PostgresConnection, logger: Logger) async throws {
+        var level = ""
+        for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { level = value }
+        guard !durableCommitLevels.contains(level) else { return }
+        _ = try await connection.query("SET synchronous_commit = on", logger: logger)
+        logger.notice("synchronous_commit raised to on for the relay's session", metadata: ["default": "\(level)"])
+    }
+
+    /// The session's synchronous_commit, for tests.
+    func synchronousCommit() async throws(CentralDatabaseError) -> String {
+        let connection = try await connected()
+        do {
+            for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { return value }
+            return ""
+        } catch {
+            throw await broke(error)
+        }
     }
 
     /// Drops a connection that failed, so that the next call makes a new one.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOConcurrencyHelpers
 import NIOPosix
 import PetSpotClient
@@ -14,6 +17,7 @@ import PetSpotProtocol
 public final class DaemonLink: Sendable {
     public let socketPath: String
     private let timeout: Duration
+    private let maxLineBytes: Int
     private let pool: NIOThreadPool
     /// Touched only on the pool's one thread; the lock makes that checkable, not contended.
     private let connection = NIOLockedValueBox<ConnectionBox>(ConnectionBox())
@@ -22,9 +26,11 @@ public final class DaemonLink: Sendable {
         var connection: PetSpotConnection?
     }
 
-    public init(socketPath: String, timeout: Duration = .seconds(60)) {
+    /// `timeout` bounds each call from request to whole answer; `maxLineBytes` each answer line.
+    public init(socketPath: String, timeout: Duration = .seconds(60), maxLineBytes: Int = PetSpotConnection.defaultMaxLineBytes) {
         self.socketPath = socketPath
         self.timeout = timeout
+        self.maxLineBytes = maxLineBytes
         pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
     }
@@ -62,30 +68,65 @@ public final class DaemonLink: Sendable {
         try RelayDaemonStatus(result: try await call("relay.status"))
     }
 
-    /// One call on the link's thread; a failed connection is dropped so that the next call connects anew.
+    /// One call on the link's thread; a failed connection is dropped so that the next call
+    /// connects anew. Cancelling the calling task cuts a call that waits on the daemon short
+    /// (the socket is shut down under it), so that a stop never waits for a daemon that hangs.
     public func call(_ method: String, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
-        let socketPath = self.socketPath, timeout = self.timeout
-        let outcome: Result<JSONValue, RPCError> = try await pool.runIfActive { [connection] in
-            try connection.withLockedValue { box throws -> Result<JSONValue, RPCError> in
-                do throws(ClientError) {
-                    let conn: PetSpotConnection
-                    if let existing = box.connection {
-                        conn = existing
-                    } else {
-                        conn = try PetSpotConnection(socketPath: socketPath, timeout: timeout)
-                        box.connection = conn
+        let socketPath = self.socketPath, timeout = self.timeout, maxLineBytes = self.maxLineBytes
+        let interrupt = CallInterrupt()
+        let outcome: Result<JSONValue, RPCError> = try await withTaskCancellationHandler {
+            try await pool.runIfActive { [connection] in
+                try connection.withLockedValue { box throws -> Result<JSONValue, RPCError> in
+                    do throws(ClientError) {
+                        let conn: PetSpotConnection
+                        if let existing = box.connection {
+                            conn = existing
+                        } else {
+                            conn = try PetSpotConnection(socketPath: socketPath, timeout: timeout, maxLineBytes: maxLineBytes)
+                            box.connection = conn
+                        }
+                        guard conn.withDescriptor({ interrupt.begin($0) }) else { throw ClientError("cancelled") }
+                        defer { interrupt.end() }
+                        return try conn.call(method, params)
+                    } catch {
+                        box.connection?.close()
+                        box.connection = nil
+                        throw DaemonUnreachable(reason: error.description)
                     }
-                    return try conn.call(method, params)
-                } catch {
-                    box.connection?.close()
-                    box.connection = nil
-                    throw DaemonUnreachable(reason: error.description)
                 }
             }
+        } onCancel: {
+            interrupt.cancel()
         }
         switch outcome {
         case .success(let value): return value
         case .failure(let error): throw DaemonRefused(method: method, error: error)
+        }
+    }
+}
+
+/// Lets a cancelled task wake the link's thread from a blocking call: the descriptor the call
+/// waits on is shut down, never closed, and only while the call holds it.
+final class CallInterrupt: Sendable {
+    private let state = NIOLockedValueBox<(descriptor: Int32, cancelled: Bool)>((-1, false))
+
+    /// The call starts on `descriptor`; false when it was cancelled already.
+    func begin(_ descriptor: Int32) -> Bool {
+        state.withLockedValue { state in
+            guard !state.cancelled else { return false }
+            state.descriptor = descriptor
+            return true
+        }
+    }
+
+    func end() {
+        state.withLockedValue { $0.descriptor = -1 }
+    }
+
+    func cancel() {
+        state.withLockedValue { state in
+            state.cancelled = true
+            if state.descriptor >= 0 { shutdown(state.descriptor, Int32(SHUT_RDWR)) }
         }
     }
 }

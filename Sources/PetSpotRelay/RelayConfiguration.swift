@@ -19,6 +19,10 @@ public struct RelayConfiguration: Sendable, Equatable {
     public var retryMaxDelay: Duration = .seconds(30)
     /// Where the running relay keeps its state for `--status`.
     public var stateFile = "/var/lib/petspot-relay/state.json"
+    /// The longest answer line taken from the daemon: a claim's photos travel as base64 on one
+    /// line (the daemon's relay.maxClaimBytes, 8 MiB by default, is about 11 MiB of it).
+    public var maxAnswerBytes = PetSpotConnection.defaultMaxLineBytes
+    public static let maxAnswerBytesRange = 1_048_576...1_073_741_824
 
     public static let defaultConfigFile = "/etc/petspot-relay/petspot-relay.json"
     public static let batchSizeRange = 1...10_000
@@ -29,7 +33,7 @@ public struct RelayConfiguration: Sendable, Equatable {
     }
 
     /// The keys a file may hold; any other key is refused, so that a typo never leaves a default in place.
-    public static let knownKeys = ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile"]
+    public static let knownKeys = ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile", "maxAnswerBytes"]
 
     /// Reads a configuration file on top of the defaults.
     public static func load(file: String, defaults: RelayConfiguration = RelayConfiguration()) throws(RelayConfigurationError) -> RelayConfiguration {
@@ -96,6 +100,8 @@ public struct RelayConfiguration: Sendable, Equatable {
                 retryMaxDelay = .seconds(try int(Self.retryMaxDelayRange))
             case "stateFile":
                 stateFile = try string()
+            case "maxAnswerBytes":
+                maxAnswerBytes = try int(Self.maxAnswerBytesRange)
             default:
                 break
             }

@@ -64,19 +64,25 @@ public final class RelayService: Service, Sendable {
             }
         }
 
+        var withheld = WithheldReports(maximumDelay: settings.retryMaxDelay)
         while !Task.isShuttingDownGracefully {
             let batch: ClaimBatch
             do {
-                batch = try await daemon.claim(limit: settings.batchSize)
+                // A claim that hangs (a daemon that stopped answering) must not hold up a stop.
+                batch = try await cancelWhenGracefulShutdown { [daemon, settings] in try await daemon.claim(limit: settings.batchSize) }
                 await recorder.daemon(.reachable)
                 daemonBackoff.succeeded()
             } catch {
+                if Task.isShuttingDownGracefully { break }
                 await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
                 await pause(daemonBackoff.failed())
                 continue
             }
             await recorder.pending(batch.pending)
-            guard !batch.reports.isEmpty else {
+            // Reports PostgreSQL dropped before wait out their backoff: left unacknowledged, the
+            // daemon hands them out again once their claim expires; the others go on meanwhile.
+            let due = batch.reports.filter { withheld.isDue($0.id) }
+            guard !due.isEmpty else {
                 await recorder.settle()
                 await pause(settings.pollInterval)
                 continue
@@ -87,7 +93,7 @@ public final class RelayService: Service, Sendable {
             var outcome: CentralDatabase.WriteOutcome?
             while outcome == nil, !Task.isShuttingDownGracefully {
                 do {
-                    outcome = try await database.write(batch.reports, box: settings.box)
+                    outcome = try await database.write(due, box: settings.box)
                     await recorder.postgres(.reachable)
                     postgresBackoff.succeeded()
                 } catch {
@@ -97,35 +103,69 @@ public final class RelayService: Service, Sendable {
             }
             guard let outcome else { break }
 
-            let ids = batch.reports.map(\.id)
-            var acknowledged = false, known = true
-            while !acknowledged, !Task.isShuttingDownGracefully {
-                do {
-                    try await daemon.acknowledge(ids)
-                    acknowledged = true
-                    await recorder.daemon(.reachable)
-                    daemonBackoff.succeeded()
-                } catch let refused as DaemonRefused where refused.error.kind == .invalidParams {
-                    // An id the daemon no longer knows (its database replaced from a backup):
-                    // it marked none of them. Asking again would fail forever; the known ones
-                    // are claimed, stored (again, ignored) and acknowledged in a later batch.
-                    logger.warning("petspotd does not know a report of the batch; its reports stay stored centrally", metadata: [
-                        "reason": "\(refused.error.message)",
-                    ])
-                    acknowledged = true
-                    known = false
-                } catch {
-                    await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
-                    await pause(daemonBackoff.failed())
-                }
+            let notStored = Set(outcome.notStored)
+            if !notStored.isEmpty {
+                for id in notStored { withheld.failed(id) }
+                logger.error("PostgreSQL did not keep reports although the statement succeeded; they are not acknowledged and are retried with backoff", metadata: [
+                    "reports": "\(outcome.notStored.prefix(5).joined(separator: ","))\(outcome.notStored.count > 5 ? ",…" : "")",
+                    "count": "\(outcome.notStored.count)",
+                ])
             }
-            guard acknowledged else { break }
-            if known { await recorder.delivered(ids.count, outcome: outcome) }
+            let ids = due.map(\.id).filter { !notStored.contains($0) }
+            for id in ids { withheld.stored(id) }
+            await recorder.notStored(withheld.count, reason: notStored.isEmpty ? nil : RelayState.notStoredText(notStored.count))
+            guard !ids.isEmpty else { continue }
+            // Stored centrally: acknowledged even when a stop came meanwhile (the daemon would
+            // otherwise keep the claims until they expire and hand them out again), within a
+            // bound that leaves the unit's TimeoutStopSec room.
+            let acknowledged = await acknowledge(ids, outcome: outcome, backoff: &daemonBackoff)
+            guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
         await recorder.flush()
         await database.close()
         await daemon.shutdown()
         logger.notice("relay stopped")
+    }
+
+    /// How long a stop waits for the acknowledgement of a batch already stored centrally: under
+    /// the unit's TimeoutStopSec (20 s), with room for the rest of the stop.
+    static let acknowledgeOnStop: Duration = .seconds(10)
+
+    /// Acknowledges a stored batch until the daemon takes it; returns false when a stop ended
+    /// the attempts (after `acknowledgeOnStop`).
+    private func acknowledge(_ ids: [String], outcome: CentralDatabase.WriteOutcome, backoff: inout RetryBackoff) async -> Bool {
+        var stopDeadline: ContinuousClock.Instant?
+        while true {
+            if Task.isShuttingDownGracefully, stopDeadline == nil { stopDeadline = .now + Self.acknowledgeOnStop }
+            if let stopDeadline, ContinuousClock.now >= stopDeadline {
+                logger.warning("stopping before petspotd took the acknowledgement; the daemon hands the batch out again once its claim expires, and PostgreSQL ignores the copy",
+                               metadata: ["reports": "\(ids.count)"])
+                return false
+            }
+            do {
+                try await daemon.acknowledge(ids)
+                await recorder.daemon(.reachable)
+                backoff.succeeded()
+                await recorder.delivered(ids.count, outcome: outcome)
+                return true
+            } catch let refused as DaemonRefused where refused.error.kind == .reportNotFound {
+                // An id the daemon no longer knows (its database replaced from a backup): it
+                // marked none of them. Asking again would fail forever; the known ones are
+                // claimed, stored (again, ignored) and acknowledged in a later batch.
+                logger.warning("petspotd does not know a report of the batch; its reports stay stored centrally", metadata: [
+                    "reason": "\(refused.error.message)",
+                ])
+                return true
+            } catch {
+                await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
+                let delay = backoff.failed()
+                if let stopDeadline {
+                    try? await Task.sleep(for: min(delay, max(.zero, ContinuousClock.now.duration(to: stopDeadline))))
+                } else {
+                    await pause(delay)
+                }
+            }
+        }
     }
 
     /// "refused" when the daemon answered with an error that retrying will not cure by itself
@@ -208,6 +248,15 @@ actor StateRecorder {
         save(now: false)
     }
 
+    /// How many reports PostgreSQL dropped and now wait for their retry; `reason` is set when
+    /// a batch just had such reports.
+    func notStored(_ count: Int, reason: String?) {
+        if let reason { noteError("PostgreSQL: \(reason)") }
+        guard state.notStored != count || reason != nil else { return }
+        state.notStored = count
+        save(now: true)
+    }
+
     func delivered(_ count: Int, outcome: CentralDatabase.WriteOutcome) {
         state.delivered += count
         state.storedNew += outcome.inserted
@@ -250,5 +299,34 @@ actor StateRecorder {
         } catch {
             logger.warning("cannot write the state file", metadata: ["path": "\(file.path)", "reason": "\(error)"])
         }
+    }
+}
+
+/// Reports PostgreSQL did not keep, each with its own capped exponential backoff (1 s, 2 s, 4 s,
+/// … up to the relay's retryMaxDelay), so that a row a trigger refuses is tried again without
+/// holding up the reports after it.
+struct WithheldReports {
+    private var entries: [String: (attempts: Int, retryAt: ContinuousClock.Instant)] = [:]
+    let maximumDelay: Duration
+
+    init(maximumDelay: Duration) {
+        self.maximumDelay = maximumDelay
+    }
+
+    var count: Int { entries.count }
+
+    func isDue(_ id: String, now: ContinuousClock.Instant = .now) -> Bool {
+        guard let entry = entries[id] else { return true }
+        return entry.retryAt <= now
+    }
+
+    mutating func failed(_ id: String, now: ContinuousClock.Instant = .now) {
+        let attempts = (entries[id]?.attempts ?? 0) + 1
+        let delay = min(maximumDelay, .seconds(1) * (1 << min(attempts - 1, 20)))
+        entries[id] = (attempts, now + delay)
+    }
+
+    mutating func stored(_ id: String) {
+        entries[id] = nil
     }
 }

@@ -18,6 +18,9 @@ public struct RelayState: Sendable, Equatable {
     public var alreadyStored = 0
     /// The daemon's pending count after the last claim.
     public var pending: Int?
+    /// Reports PostgreSQL did not keep although their statement succeeded (a trigger or rule of
+    /// the central table dropped them): not acknowledged, retried with backoff.
+    public var notStored = 0
 
     public init(box: String, pid: Int32, startedAt: String) {
         self.box = box
@@ -30,7 +33,14 @@ public struct RelayState: Sendable, Equatable {
     public var currentError: String? {
         if case .unreachable(let reason, _) = daemon { return "petspotd: \(reason)" }
         if case .unreachable(let reason, _) = postgres { return "PostgreSQL: \(reason)" }
+        if notStored > 0 { return "PostgreSQL: \(Self.notStoredText(notStored))" }
         return nil
+    }
+
+    /// What an operator reads about reports PostgreSQL did not keep.
+    public static func notStoredText(_ count: Int) -> String {
+        "\(count) report\(count == 1 ? " was" : "s were") not kept by table reports although the statement succeeded "
+            + "(a trigger or rule drops them?); not acknowledged, retried with backoff"
     }
 
     public var json: JSONValue {
@@ -52,6 +62,7 @@ public struct RelayState: Sendable, Equatable {
             "storedNew": .int(storedNew),
             "alreadyStored": .int(alreadyStored),
             "pending": .optional(pending),
+            "notStored": .int(notStored),
         ]
     }
 
@@ -78,6 +89,7 @@ public struct RelayState: Sendable, Equatable {
         lastErrorAt = json["lastErrorAt"]?.stringValue
         delivered = count("delivered")
         storedNew = count("storedNew")
+        notStored = count("notStored")
         alreadyStored = count("alreadyStored")
         if case .number(let n)? = json["pending"] { pending = n.exactInt }
     }

@@ -64,6 +64,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         /// A claimed report not acknowledged in this time is handed out again.
         public var claimTimeoutSeconds = 60
         public var maxClaimReports = 100
+        /// What `maxClaimReports` may be set to; a claim's `limit` and an acknowledgement's ids are bounded by it.
+        public static let maxClaimReportsRange = 1...10_000
         /// Photo bytes per claim; the first report of a claim goes in whatever its size.
         public var maxClaimBytes = 8 * 1024 * 1024
     }
@@ -200,7 +202,7 @@ extension DaemonConfiguration {
         ("limits.drainTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
         ("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         ("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
-        ("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, 1...10_000) }),
+        ("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
         ("relay.maxClaimBytes", { c, v, r throws(ConfigurationError) in c.relay.maxClaimBytes = try r.int(v, 1_048_576...268_435_456) }),
     ]
 

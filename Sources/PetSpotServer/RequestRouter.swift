@@ -352,7 +352,10 @@ public struct RequestRouter: Sendable {
 
     private func relayClaim(_ p: inout RPCParams) throws(RPCError) -> Reply {
         let relay = services.configuration.relay
-        let limit = try p.optionalInt("limit", in: 1...relay.maxClaimReports) ?? relay.maxClaimReports
+        // A claim asks for at most what it wants: more than the daemon hands out now gets that
+        // many, so a reload that lowers relay.maxClaimReports does not stall a relay.
+        let limit = min(try p.optionalInt("limit", in: DaemonConfiguration.Relay.maxClaimReportsRange) ?? relay.maxClaimReports,
+                        relay.maxClaimReports)
         try p.finish()
         let (store, claims) = (services.store, services.relayClaims)
         return .pending {
@@ -383,7 +386,8 @@ public struct RequestRouter: Sendable {
     }
 
     private func relayAck(_ p: inout RPCParams) throws(RPCError) -> Reply {
-        let ids = try p.requiredStrings("reportIds", count: 1...services.configuration.relay.maxClaimReports)
+        // Whatever the limits are now: the ids may have been claimed before a reload lowered them.
+        let ids = try p.requiredStrings("reportIds", count: DaemonConfiguration.Relay.maxClaimReportsRange)
         try p.finish()
         let services = self.services
         return .pending {
@@ -394,7 +398,7 @@ public struct RequestRouter: Sendable {
                     marking = try await services.store.markDelivered(ids: ids, at: deliveredAt)
                 } catch {
                     if error.kind == .reportNotFound {
-                        throw RPCError(.invalidParams, "\"reportIds\": \(error.message); nothing was marked delivered", parameter: "reportIds")
+                        throw RPCError(.reportNotFound, "\"reportIds\": \(error.message); nothing was marked delivered", parameter: "reportIds")
                     }
                     throw RPCError(.storageFailed, "the reports database failed: \(error.clientMessage)")
                 }

@@ -25,11 +25,11 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         version: petspotdVersion)
 
     @Option(name: .long, help: ArgumentHelp(
-        "JSON configuration file (keys: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile). Without it: \(RelayConfiguration.defaultConfigFile) if present.",
+        "JSON configuration file (keys: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes). Without it: \(RelayConfiguration.defaultConfigFile) if present.",
         valueName: "file"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("petspotd's socket (socket); default PETSPOT_SOCKET, else ./run/petspotd.sock if present, else /run/petspotd/petspotd.sock.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("petspotd's socket (socket); default PETSPOT_SOCKET, else /run/petspotd/petspotd.sock.", valueName: "path"))
     var socket: String?
 
     @Option(name: .long, help: ArgumentHelp("The central database (postgres): postgres://user:password@host:port/db?sslmode=disable|require|verify-full&sslrootcert=/path/ca.pem", valueName: "url"))
@@ -56,7 +56,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             throw ExitCode(exitConfigurationError)
         }
         if status {
-            let report = await RelayStatusReport.gather(link: DaemonLink(socketPath: settings.socketPath, timeout: .seconds(10)),
+            let report = await RelayStatusReport.gather(link: DaemonLink(socketPath: settings.socketPath, timeout: .seconds(10), maxLineBytes: settings.maxAnswerBytes),
                                                         stateFile: StateFile(path: settings.stateFile))
             print(report.text)
             throw ExitCode(report.outcome.rawValue)
@@ -95,7 +95,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         let relay = RelayService(
             settings: .init(box: box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
                             retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
-            daemon: DaemonLink(socketPath: settings.socketPath),
+            daemon: DaemonLink(socketPath: settings.socketPath, maxLineBytes: settings.maxAnswerBytes),
             database: CentralDatabase(url: url, logger: databaseLogger),
             logger: logger)
         let group = ServiceGroup(configuration: .init(

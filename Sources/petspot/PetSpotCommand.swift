@@ -20,9 +20,11 @@ struct PetSpotCommand: ParsableCommand {
               petspot location --watch            follow the current position
               petspot status                      is the daemon there, and what can it do
 
-            The socket is --socket, else $PETSPOT_SOCKET, else ./run/petspotd.sock, else \
-            /run/petspotd/petspotd.sock. Exit codes: 0 done, 1 refused or not submitted, \
-            64 bad usage, 69 the daemon cannot be reached, 130 interrupted with Ctrl-C.
+            The socket is --socket, else $PETSPOT_SOCKET, else /run/petspotd/petspotd.sock (never \
+            one in the working directory). A call that takes longer than --timeout (120 s) or an \
+            answer line longer than --max-answer-bytes (64 MiB) ends the command with exit code 69. \
+            Exit codes: 0 done, 1 refused or not submitted, 64 bad usage, 69 the daemon cannot be \
+            reached or did not answer, 130 interrupted with Ctrl-C.
 
             Shell completion: petspot --generate-completion-script bash > /etc/bash_completion.d/petspot \
             (also zsh and fish).

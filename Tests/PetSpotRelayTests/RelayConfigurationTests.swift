@@ -31,7 +31,7 @@ struct RelayConfigurationTests {
         let c = try applied([
             "socket": "/tmp/p.sock", "postgres": "postgres://relay@db/central?sslmode=require", "box": "kiosk-7",
             "batchSize": 500, "pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.25")), "retryMaxDelaySeconds": 5,
-            "stateFile": "/tmp/state.json",
+            "stateFile": "/tmp/state.json", "maxAnswerBytes": 1_048_576,
         ])
         #expect(c.socketPath == "/tmp/p.sock")
         #expect(c.postgres == PostgresURL(user: "relay", host: "db", database: "central", sslMode: .require))
@@ -40,18 +40,22 @@ struct RelayConfigurationTests {
         #expect(c.pollInterval == .milliseconds(250))
         #expect(c.retryMaxDelay == .seconds(5))
         #expect(c.stateFile == "/tmp/state.json")
-        #expect(Set(RelayConfiguration.knownKeys) == ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile"])
+        #expect(c.maxAnswerBytes == 1_048_576)
+        #expect(Set(RelayConfiguration.knownKeys) == ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile", "maxAnswerBytes"])
     }
 
     @Test("bad values are refused naming the file, the key and the problem", arguments: [
         (JSONValue.array([]), "relay.json: the configuration must be a JSON object"),
-        (["sokcet": "/x", "boxx": "a"], "relay.json: unknown keys \"sokcet\", \"boxx\"; known: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile"),
+        (["sokcet": "/x", "boxx": "a"], "relay.json: unknown keys \"sokcet\", \"boxx\"; known: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes"),
         (["batchsize": 1], "relay.json: unknown key \"batchsize\"; known:"),
         (["socket": 5], "relay.json: socket: expected a string, found a number"),
         (["socket": ""], "relay.json: socket: must not be empty"),
-        (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL URL mysql://x@y/z cannot be used: the scheme must be"),
+        (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL URL cannot be used: the scheme must be"),
+        (["postgres": "postgres://relay:c2Vj/cmV0@y/z"], "relay.json: postgres: the PostgreSQL URL cannot be used: the database name cannot contain \"/\""),
         (["box": "a\u{7}b"], "relay.json: box: the box name must not contain control characters"),
         (["batchSize": 0], "relay.json: batchSize: 0 is out of range 1...10000"),
+        (["maxAnswerBytes": 1_048_575], "relay.json: maxAnswerBytes: 1048575 is out of range 1048576...1073741824"),
+        (["maxAnswerBytes": 1_073_741_825], "relay.json: maxAnswerBytes: 1073741825 is out of range 1048576...1073741824"),
         (["batchSize": 10_001], "relay.json: batchSize: 10001 is out of range 1...10000"),
         (["batchSize": "10"], "relay.json: batchSize: expected a whole number, found a string"),
         (["pollIntervalSeconds": 0], "relay.json: pollIntervalSeconds: expected a number of seconds from 0.01 to 3600, found 0"),

@@ -22,14 +22,18 @@ final class RelayProcess {
 
     /// `settings` go into a configuration file (`--config`); the flags name the daemon, the
     /// database, the box and the state file.
-    init(daemon: DaemonProcess, postgresURL: String, box: String, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
+    convenience init(daemon: DaemonProcess, postgresURL: String, box: String, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
+        try self.init(socket: daemon.socketPath, postgresURL: postgresURL, box: box, settings: settings)
+    }
+
+    init(socket: String, postgresURL: String, box: String, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-relay-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         statePath = directory.appendingPathComponent("state.json").path
         logPath = directory.appendingPathComponent("relay.log").path
         let configPath = directory.appendingPathComponent("relay.json").path
         try JSONWriter.string(.object(settings)).write(toFile: configPath, atomically: true, encoding: .utf8)
-        arguments = ["--socket", daemon.socketPath, "--postgres", postgresURL, "--box", box, "--state-file", statePath,
+        arguments = ["--socket", socket, "--postgres", postgresURL, "--box", box, "--state-file", statePath,
                      "--config", configPath]
     }
 
