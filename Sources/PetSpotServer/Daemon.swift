@@ -310,7 +310,8 @@ public final class Daemon: Sendable {
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
         .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds,
-              maxPhotoBytesInMemory: limits.maxPhotoBytesInMemory, maxKeptViewBytes: limits.maxKeptViewBytes)
+              maxPhotoBytesInMemory: limits.maxPhotoBytesInMemory, maxKeptViewBytes: limits.maxKeptViewBytes,
+              maxCompletedFlows: limits.maxCompletedFlows)
     }
 
     /// Everything a reload may replace, built and checked before anything is put in force.

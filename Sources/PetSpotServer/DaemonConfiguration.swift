@@ -75,6 +75,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxLineBytes = 16 * 1024 * 1024
         public var maxFlowsPerUser = 50
         public var maxFlows = 100_000
+        /// Completed flows kept for a repeated `flow.submit` or `flow.get` (see FlowRegistry).
+        public var maxCompletedFlows = 10_000
         public var maxConnections = 1_024
         public var maxPendingOutputBytes = 4 * 1024 * 1024
         /// A connection whose answers wait unsent takes no new request; one that takes none of
@@ -189,6 +191,7 @@ extension DaemonConfiguration {
         ("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
         ("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),
         ("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
+        ("limits.maxCompletedFlows", { c, v, r throws(ConfigurationError) in c.limits.maxCompletedFlows = try r.int(v, 0...10_000_000) }),
         ("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
         ("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
         ("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),

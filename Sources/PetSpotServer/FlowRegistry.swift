@@ -2,6 +2,7 @@ import PetSpotFlow
 import PetSpotProtocol
 import PetSpotSystem
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// All flows in memory, keyed by id, each owned by the Unix user that started it.
 ///
@@ -12,7 +13,12 @@ import NIOConcurrencyHelpers
 public final class FlowRegistry: Sendable {
     public struct Limits: Sendable {
         public var maxFlowsPerUser: Int
+        /// Active flows in total; completed ones do not count (one user filing reports in a loop
+        /// would otherwise keep everyone from starting a flow until they expire).
         public var maxFlows: Int
+        /// Completed flows kept so that a repeated `flow.submit` or `flow.get` still answers with
+        /// the report's id; past it the oldest completed flow goes first.
+        public var maxCompletedFlows: Int
         public var idleTimeout: Duration
         /// Photos held by open flows, all together: photos live in memory until submit.
         public var maxPhotoBytesInMemory: Int
@@ -21,9 +27,10 @@ public final class FlowRegistry: Sendable {
         public var maxKeptViewBytes: Int
 
         public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max,
-                    maxKeptViewBytes: Int = Int.max) {
+                    maxKeptViewBytes: Int = Int.max, maxCompletedFlows: Int = Int.max) {
             self.maxFlowsPerUser = maxFlowsPerUser
             self.maxFlows = maxFlows
+            self.maxCompletedFlows = maxCompletedFlows
             self.idleTimeout = .seconds(idleTimeoutSeconds)
             self.maxPhotoBytesInMemory = maxPhotoBytesInMemory
             self.maxKeptViewBytes = maxKeptViewBytes
@@ -49,6 +56,11 @@ public final class FlowRegistry: Sendable {
         var entries: [String: Entry] = [:]
         /// Active flows per owner; completed flows do not count against a user.
         var activeByOwner: [UInt32: Int] = [:]
+        var activeCount = 0
+        var completedCount = 0
+        /// Ids of completed flows, oldest first; ids of flows gone since (expired) are skipped
+        /// when met, and cleared by each sweep.
+        var completedOrder = CircularBuffer<String>()
         var limits: Limits
         /// When a full sweep last ran; a full table is swept at most once a second.
         var lastSweep: DaemonInstant?
@@ -56,6 +68,19 @@ public final class FlowRegistry: Sendable {
         var photoBytes = 0
         /// Bytes of the views kept with the flows.
         var keptViewBytes = 0
+
+        mutating func activeEnded(_ owner: UInt32) {
+            activeByOwner.decrement(owner)
+            activeCount -= 1
+        }
+
+        /// Drops the oldest completed flows while more are kept than the limit allows.
+        mutating func dropOldestCompleted() {
+            while completedCount > limits.maxCompletedFlows, let id = completedOrder.popFirst() {
+                guard let entry = entries[id], entry.flow.state == .completed else { continue }
+                FlowRegistry.remove(id, entry: entry, from: &self)
+            }
+        }
 
         /// Drops the view kept with `id`'s flow, if any.
         mutating func dropView(of id: String) {
@@ -76,10 +101,20 @@ public final class FlowRegistry: Sendable {
 
     /// Limits can change at run time (configuration reload); existing flows stay.
     public func update(limits: Limits) {
-        table.withLockedValue { $0.limits = limits }
+        table.withLockedValue { table in
+            table.limits = limits
+            table.dropOldestCompleted()
+        }
     }
 
+    /// Flows held: active and completed.
     public var count: Int { table.withLockedValue { $0.entries.count } }
+
+    /// Active flows, the ones `limits.maxFlows` counts.
+    public var activeCount: Int { table.withLockedValue { $0.activeCount } }
+
+    /// Completed flows kept for a repeated `flow.submit` or `flow.get`.
+    public var completedCount: Int { table.withLockedValue { $0.completedCount } }
 
     /// Bytes of photos held by open flows.
     public var photoBytes: Int { table.withLockedValue { $0.photoBytes } }
@@ -93,12 +128,12 @@ public final class FlowRegistry: Sendable {
         try table.withLockedValue { table in Result { () throws(RPCError) -> Flow in
             // The clock is read under the lock, so times in the table only move forward.
             let now = clock.now
-            if table.entries.count >= table.limits.maxFlows, table.lastSweep.map({ now.elapsed(since: $0) >= .seconds(1) }) ?? true {
+            if table.activeCount >= table.limits.maxFlows, table.lastSweep.map({ now.elapsed(since: $0) >= .seconds(1) }) ?? true {
                 Self.sweep(&table, now: now)
             }
-            guard table.entries.count < table.limits.maxFlows else {
+            guard table.activeCount < table.limits.maxFlows else {
                 throw RPCError.limitExceeded("limits.maxFlows", max: table.limits.maxFlows,
-                                             "the daemon holds its maximum of \(table.limits.maxFlows) flows; try again later")
+                                             "the daemon holds its maximum of \(table.limits.maxFlows) open flows; try again later")
             }
             let active = table.activeByOwner[owner, default: 0]
             guard active < table.limits.maxFlowsPerUser else {
@@ -107,6 +142,7 @@ public final class FlowRegistry: Sendable {
             }
             table.entries[flow.id] = Entry(flow: flow, owner: owner, lastUsed: now)
             table.activeByOwner[owner] = active + 1
+            table.activeCount += 1
             return flow
         } }.get()
     }
@@ -144,10 +180,15 @@ public final class FlowRegistry: Sendable {
             case .cancelled:
                 table.entries[id] = nil
                 table.photoBytes -= photoAfter
-                if wasActive { table.activeByOwner.decrement(owner) }
+                if wasActive { table.activeEnded(owner) }
             case .completed:
                 table.entries[id] = entry
-                if wasActive { table.activeByOwner.decrement(owner) }
+                if wasActive {
+                    table.activeEnded(owner)
+                    table.completedCount += 1
+                    table.completedOrder.append(id)
+                    table.dropOldestCompleted()
+                }
             case .active:
                 table.entries[id] = entry
             }
@@ -208,6 +249,10 @@ public final class FlowRegistry: Sendable {
         let timeout = table.limits.idleTimeout
         let expired = table.entries.filter { now.elapsed(since: $0.value.lastUsed) > timeout }
         for (id, entry) in expired { remove(id, entry: entry, from: &table) }
+        if !expired.isEmpty {
+            let entries = table.entries
+            table.completedOrder.removeAll { entries[$0]?.flow.state != .completed }
+        }
         return expired.count
     }
 
@@ -228,7 +273,11 @@ public final class FlowRegistry: Sendable {
         table.dropView(of: id)
         table.entries[id] = nil
         table.photoBytes -= entry.flow.photoBytes
-        if entry.flow.state == .active { table.activeByOwner.decrement(entry.owner) }
+        switch entry.flow.state {
+        case .active: table.activeEnded(entry.owner)
+        case .completed: table.completedCount -= 1
+        case .cancelled: break
+        }
     }
 
     static func notFound(_ id: String) -> RPCError {

@@ -34,6 +34,20 @@ struct LimitsTests {
         #expect(refused.details["limit"] == "limits.maxFlows")
     }
 
+    @Test("completed flows do not count toward maxFlows or maxFlowsPerUser; a repeated submit keeps its answer until maxCompletedFlows pushes the flow out")
+    func completedFlows() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxFlows=1", "--limit", "maxFlowsPerUser=1", "--limit", "maxCompletedFlows=2"]).start()
+        let conn = try daemon.connect()
+        let filed = try (0..<5).map { _ in try fileReport(conn) }
+        _ = try conn.result("flow.start")
+        #expect(try conn.failure("flow.start").kind == .limitExceeded)
+        let last = filed[4]
+        let again = try conn.result("flow.submit", ["flowId": .string(last.flowID)])
+        #expect(again[path: "report", "id"] == last.submit[path: "report", "id"])
+        #expect(try conn.result("flow.get", ["flowId": .string(filed[3].flowID)])[path: "flow", "reportId"] == filed[3].submit[path: "report", "id"])
+        #expect(try conn.failure("flow.get", ["flowId": .string(filed[2].flowID)]).kind == .flowNotFound)
+    }
+
     @Test("connections: the limit-th is served, the next is told why and closed")
     func connections() throws {
         let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=2"]).start()

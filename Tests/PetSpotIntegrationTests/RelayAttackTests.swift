@@ -100,6 +100,8 @@ struct RelayAttackTests {
         let daemon = try DaemonProcess.forRelay(settings: ["relay": ["group": "root", "claimTimeoutSeconds": 300]]).start()
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a",
                                      settings: RelayDeliveryTests.settings(batchSize: 10)).start()
+        // Locked only once the relay made the table: the lock is for its write, not its migration.
+        try waitUntil("the central table") { try postgres.psql("SELECT to_regclass('reports') IS NOT NULL") == "t" }
         let holder = try postgres.lockReports()
         try RelayDeliveryTests.file(5, on: daemon)
         try postgres.waitForBlockedWrite()

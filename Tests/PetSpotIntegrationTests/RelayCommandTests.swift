@@ -14,7 +14,7 @@ struct RelayCommandTests {
         (["--postgres", "postgres://relay:hunter2@db:70000/central"],
          "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the port is not a number from 1 to 65535\n"),
         (["--postgres", "postgres://relay:c2Vj/cmV0+Zm9v=@db/central"],
-         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the user name is missing (postgres://user@host/database)\n"),
+         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the database name cannot contain \"/\"\n"),
         (["--postgres", "postgres://u@h/db", "--box", ""], "petspot-relay: --box: the box name must not be empty\n"),
         (["--config", "/nonexistent/relay.json"], "petspot-relay: /nonexistent/relay.json: cannot read the configuration file: No such file or directory\n"),
         (["--postgres", "postgres://u@h/db", "--box", "a", "--log-level", "loud"],

@@ -69,6 +69,8 @@ struct DaemonConfigurationTests {
 
     @Test("each bad value names the file, the key and the problem", arguments: [
         (#"{"limits":{"maxFlows":0}}"#, "f.json: limits.maxFlows: 0 is out of range 1...10000000"),
+        (#"{"limits":{"maxCompletedFlows":-1}}"#, "f.json: limits.maxCompletedFlows: -1 is out of range 0...10000000"),
+        (#"{"limits":{"maxCompletedFlows":10000001}}"#, "f.json: limits.maxCompletedFlows: 10000001 is out of range 0...10000000"),
         (#"{"limits":{"maxFlows":1.5}}"#, "f.json: limits.maxFlows: expected a whole number"),
         (#"{"limits":{"maxFlowz":1}}"#, "f.json: unknown key \"limits.maxFlowz\""),
         (#"{"limit":{"maxFlows":1}}"#, "f.json: unknown key \"limit.maxFlows\""),
@@ -126,6 +128,7 @@ struct DaemonConfigurationTests {
     @Test("limits at their edges are accepted", arguments: [
         ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
         ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600), ("maxKeptViewBytes", 0), ("maxKeptViewBytes", 1_073_741_824),
+        ("maxCompletedFlows", 0), ("maxCompletedFlows", 10_000_000),
     ])
     func edges(key: String, value: Int) throws {
         var configuration = DaemonConfiguration()

@@ -171,6 +171,52 @@ struct FlowRegistryTests {
         #expect(flows.count == 1)
     }
 
+    @Test("completed flows hold no place in limits.maxFlows or a user's limit: one user filing in a loop locks no one out")
+    func completedFlowsFreeTheirPlace() throws {
+        let flows = registry(perUser: 2, total: 2, idle: 1_800)
+        for n in 0..<100 {
+            _ = try flows.start(Flow(id: "f\(n)", locale: .en), owner: 1)
+            try flows.withFlow("f\(n)", owner: 1) { (flow) throws(FlowError) in flow.complete(reportID: "r\(n)") }
+        }
+        #expect(flows.activeCount == 0)
+        _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
+        _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
+        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "c", locale: .en), owner: 3) }
+        // A completed flow still answers with its report's id.
+        #expect(try flows.withFlow("f99", owner: 1) { $0.reportID } == "r99")
+    }
+
+    @Test("completed flows kept: at most limits.maxCompletedFlows, the oldest goes first; 0 keeps none; a lowered limit applies at once")
+    func completedFlowsBounded() throws {
+        let clock = ManualTime()
+        let flows = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 3), clock: .manual(clock))
+        func file(_ id: String) throws {
+            _ = try flows.start(Flow(id: id, locale: .en), owner: 1)
+            try flows.withFlow(id, owner: 1) { (flow) throws(FlowError) in flow.complete(reportID: "r-" + id) }
+        }
+        for id in ["a", "b", "c"] { try file(id) }
+        #expect(flows.completedCount == 3)
+        try file("d")
+        #expect(flows.completedCount == 3)
+        #expect(throws: FlowRegistry.notFound("a")) { try flows.withFlow("a", owner: 1) { _ in } }
+        #expect(try flows.withFlow("b", owner: 1) { $0.reportID } == "r-b")
+        // One that expired is not counted twice, nor does its id hold a place.
+        clock.advance(by: .seconds(61))
+        #expect(flows.expireIdle() == 3)
+        #expect(flows.completedCount == 0)
+        for id in ["e", "f", "g", "h"] { try file(id) }
+        #expect(flows.completedCount == 3)
+        #expect(try flows.withFlow("f", owner: 1) { $0.reportID } == "r-f")
+        #expect(throws: FlowRegistry.notFound("e")) { try flows.withFlow("e", owner: 1) { _ in } }
+        flows.update(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 1))
+        #expect(flows.completedCount == 1)
+        #expect(try flows.withFlow("h", owner: 1) { $0.reportID } == "r-h")
+        flows.update(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 0))
+        #expect(flows.count == 0)
+        try file("i")
+        #expect(flows.count == 0)
+    }
+
     @Test("a full table is swept at most once a second")
     func sweepRate() throws {
         let clock = ManualTime()
