@@ -105,6 +105,8 @@ struct RelayAttackTests {
         let holder = try postgres.lockReports()
         try RelayDeliveryTests.file(5, on: daemon)
         try postgres.waitForBlockedWrite()
+        // The SIGTERM is to find the whole batch in the relay's hands.
+        try waitUntil("the batch claimed\n\(relay.log)") { try daemon.relayClaimed() == 5 }
         let process = try #require(relay.process)
         process.terminate()
         try postgres.unlockReports(holder)
