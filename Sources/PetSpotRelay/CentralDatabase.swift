@@ -138,19 +138,22 @@ public actor CentralDatabase {
     /// Raises the session's synchronous_commit to `on` when the role's, database's or server's
     /// default is weaker (off, local, remote_write); a stronger one (remote_apply) stays.
     static func requireDurableCommits(_ connection: PostgresConnection, logger: Logger) async throws {
-        var level = ""
-        for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { level = value }
+        let level = try await synchronousCommit(of: connection, logger: logger)
         guard !durableCommitLevels.contains(level) else { return }
         _ = try await connection.query("SET synchronous_commit = on", logger: logger)
         logger.notice("synchronous_commit raised to on for the relay's session", metadata: ["default": "\(level)"])
+    }
+
+    static func synchronousCommit(of connection: PostgresConnection, logger: Logger) async throws -> String {
+        for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { return value }
+        return ""
     }
 
     /// The session's synchronous_commit, for tests.
     func synchronousCommit() async throws(CentralDatabaseError) -> String {
         let connection = try await connected()
         do {
-            for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { return value }
-            return ""
+            return try await Self.synchronousCommit(of: connection, logger: logger)
         } catch {
             throw await broke(error)
         }

@@ -306,7 +306,8 @@ actor StateRecorder {
 /// … up to the relay's retryMaxDelay), so that a row a trigger refuses is tried again without
 /// holding up the reports after it.
 struct WithheldReports {
-    private var entries: [String: (attempts: Int, retryAt: ContinuousClock.Instant)] = [:]
+    private var entries: [String: (backoff: RetryBackoff, retryAt: ContinuousClock.Instant)] = [:]
+    /// At least a second: retryMaxDelay is.
     let maximumDelay: Duration
 
     init(maximumDelay: Duration) {
@@ -321,9 +322,9 @@ struct WithheldReports {
     }
 
     mutating func failed(_ id: String, now: ContinuousClock.Instant = .now) {
-        let attempts = (entries[id]?.attempts ?? 0) + 1
-        let delay = min(maximumDelay, .seconds(1) * (1 << min(attempts - 1, 20)))
-        entries[id] = (attempts, now + delay)
+        var backoff = entries[id]?.backoff ?? RetryBackoff(initial: .seconds(1), maximum: maximumDelay)
+        let delay = backoff.failed()
+        entries[id] = (backoff, now + delay)
     }
 
     mutating func stored(_ id: String) {

@@ -5,28 +5,16 @@ import Testing
 /// line limit, and no socket left in the working directory is taken for the daemon's.
 @Suite("petspot against a hung or hostile daemon", .serialized)
 struct ClientDeadlineTests {
-    @Test("a daemon that never answers: the call ends at --timeout with exit 69 and says so")
-    func neverAnswers() throws {
-        let fake = try SilentDaemon(behaviour: .neverAnswers)
-        let result = try runProgram(Paths.petspot, ["status", "--socket", fake.socketPath, "--timeout", "1"])
+    @Test("a daemon that never answers, answers a byte a second (the deadline bounds the whole call, not each read), or sends a line that never ends: exit 69, saying which", arguments: [
+        (SilentDaemon.Behaviour.neverAnswers, ["--timeout", "1"], "petspotd did not answer within 1 s (the client's timeout)"),
+        (.tricklesOneBytePerSecond, ["--timeout", "2.5"], "did not answer within 2.5 s"),
+        (.endlessLine, ["--max-answer-bytes", "1048576"], "an answer line longer than 1048576 bytes (the client's limit)"),
+    ])
+    func hostileDaemon(behaviour: SilentDaemon.Behaviour, options: [String], message: String) throws {
+        let fake = try SilentDaemon(behaviour: behaviour)
+        let result = try runProgram(Paths.petspot, ["status", "--socket", fake.socketPath] + options)
         #expect(result.status == 69)
-        #expect(result.stderr.contains("petspotd did not answer within 1 s (the client's timeout)"), "\(result.stderr)")
-    }
-
-    @Test("a daemon that answers a byte a second: the deadline bounds the whole call, not each read")
-    func trickles() throws {
-        let fake = try SilentDaemon(behaviour: .tricklesOneBytePerSecond)
-        let result = try runProgram(Paths.petspot, ["status", "--socket", fake.socketPath, "--timeout", "2.5"])
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("did not answer within 2.5 s"), "\(result.stderr)")
-    }
-
-    @Test("a line that never ends: taken up to --max-answer-bytes, then the connection is closed with exit 69")
-    func endlessLine() throws {
-        let fake = try SilentDaemon(behaviour: .endlessLine)
-        let result = try runProgram(Paths.petspot, ["status", "--socket", fake.socketPath, "--max-answer-bytes", "1048576"])
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("an answer line longer than 1048576 bytes (the client's limit)"), "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("--timeout and --max-answer-bytes at their edges")

@@ -10,6 +10,23 @@ import Testing
 struct RelayAttackTests {
     static let fast = RelayDeliveryTests.fast
 
+    /// A relay whose one batch of `count` reports, claimed whole, waits inside PostgreSQL on
+    /// the lock the returned process holds on the central table.
+    static func relayWritingOneBatch(of count: Int, daemon: DaemonProcess, postgres: PostgresServer) throws -> (RelayProcess, Process) {
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a",
+                                     settings: RelayDeliveryTests.settings(batchSize: count)).start()
+        // The relay makes the central table; stopped, it leaves the reports to one claim later
+        // (running, it would take them as they come, a few at a time).
+        try waitUntil("the central table") { try postgres.psql("SELECT to_regclass('reports') IS NOT NULL") == "t" }
+        #expect(try relay.stop() == 0)
+        try RelayDeliveryTests.file(count, on: daemon)
+        let holder = try postgres.lockReports()
+        try relay.start()
+        try postgres.waitForBlockedWrite()
+        try waitUntil("the batch claimed whole\n\(relay.log)") { try daemon.relayClaimed() == count }
+        return (relay, holder)
+    }
+
     @Test("a role whose synchronous_commit is off, then PostgreSQL SIGKILLed right after the acknowledgements: every acknowledged report is there")
     func synchronousCommitOff() throws {
         let postgres = try PostgresServer()
@@ -69,15 +86,7 @@ struct RelayAttackTests {
     func reloadLowersClaimLimit() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay(settings: ["relay": ["group": "root", "claimTimeoutSeconds": 60, "maxClaimReports": 100]]).start()
-        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a",
-                                     settings: RelayDeliveryTests.settings(batchSize: 100)).start()
-        // The relay makes the central table; stopped, it leaves the 100 to one claim later.
-        try waitUntil("the central table") { try postgres.psql("SELECT to_regclass('reports') IS NOT NULL") == "t" }
-        #expect(try relay.stop() == 0)
-        try RelayDeliveryTests.file(100, on: daemon)
-        let holder = try postgres.lockReports()
-        try relay.start()
-        try postgres.waitForBlockedWrite()
+        let (relay, holder) = try Self.relayWritingOneBatch(of: 100, daemon: daemon, postgres: postgres)
         #expect(try daemon.relayClaimed() == 100)
         try daemon.rewriteConfiguration(["relay": ["maxClaimReports": 10]])
         daemon.signal(SIGHUP)
@@ -98,15 +107,7 @@ struct RelayAttackTests {
     func sigtermDuringWrite() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay(settings: ["relay": ["group": "root", "claimTimeoutSeconds": 300]]).start()
-        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a",
-                                     settings: RelayDeliveryTests.settings(batchSize: 10)).start()
-        // Locked only once the relay made the table: the lock is for its write, not its migration.
-        try waitUntil("the central table") { try postgres.psql("SELECT to_regclass('reports') IS NOT NULL") == "t" }
-        let holder = try postgres.lockReports()
-        try RelayDeliveryTests.file(5, on: daemon)
-        try postgres.waitForBlockedWrite()
-        // The SIGTERM is to find the whole batch in the relay's hands.
-        try waitUntil("the batch claimed\n\(relay.log)") { try daemon.relayClaimed() == 5 }
+        let (relay, holder) = try Self.relayWritingOneBatch(of: 5, daemon: daemon, postgres: postgres)
         let process = try #require(relay.process)
         process.terminate()
         try postgres.unlockReports(holder)
