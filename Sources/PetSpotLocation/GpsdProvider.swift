@@ -223,8 +223,14 @@ public final class GpsdProvider: LocationProvider {
                                   time: ISO8601.string(time), accuracy: accuracy)
             let received = clock.now
             let (waiters, acquired) = state.withLockedValue { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
-                // gpsd may report one epoch several times: the first report of a fix time counts.
-                if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 { return ([], false) }
+                // gpsd may report one fix time several times (a receiver's RMC then its GGA, or
+                // one reporting twice a second): serve the latest report, as `gpspipe -w` shows
+                // it last, but age it from the first, so that a receiver stuck on one time goes
+                // stale. A repeat is no new fix, so it answers no request waiting for one.
+                if let newest = s.newest, newest.fixTime == fixTime, fixTime.seconds != 0 {
+                    s.newest = Newest(fix: fix, fixTime: fixTime, receivedAt: newest.receivedAt)
+                    return ([], false)
+                }
                 let acquired = s.newest == nil
                 s.newest = Newest(fix: fix, fixTime: fixTime, receivedAt: received)
                 s.lastFixAt = received

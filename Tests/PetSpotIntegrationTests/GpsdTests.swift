@@ -119,6 +119,54 @@ struct GpsdTests {
         #expect(next["status"] == "ok")
     }
 
+    /// Waits until the daemon's gpsd provider is connected (with no fix yet), so that it sees
+    /// every report after.
+    func waitConnected(_ conn: PetSpotConnection) throws {
+        try waitUntil("the daemon to connect to gpsd", seconds: 20) {
+            try conn.result("location.status")[path: "providers"]?.arrayValue?.first?["state"] == "noFix"
+        }
+    }
+
+    @Test("a chartplotter's RMC then GGA of one fix time, 2.8 m apart: the GGA's position is served, as gpsd reports it last")
+    func latestReportOfOneTime() throws {
+        let gps = try GpsdFixture(.silent)
+        let daemon = try DaemonProcess(settings: ["location": ["maxAgeMs": 600_000]],
+                                       arguments: ["--location-providers", "gpsd", "--gpsd", gps.endpoint]).start()
+        let conn = try daemon.connect()
+        try waitConnected(conn)
+        gps.feeder.set(.twoReportsOnce(rmc: .init(latitude: 52.2296756, longitude: 21.0122287),
+                                       gga: .init(latitude: 52.2297, longitude: 21.0122287)))
+        var served: JSONValue = .null
+        try waitUntil("the GGA's position", seconds: 20) {
+            served = try location(conn, timeoutMs: 1000)
+            return text(served[path: "fix", "latitude"]) == "52.22970"
+        }
+        #expect(text(served[path: "fix", "longitude"]) == "21.01223")
+    }
+
+    @Test("a receiver stuck on one fix time, reported again every second: its fix goes stale, aged from its first report")
+    func stuckFixTime() throws {
+        let stuckAt = Date(timeIntervalSince1970: 1_795_000_000)
+        let here = NMEAFeeder.Position(latitude: 52.2296756, longitude: 21.0122287)
+        let gps = try GpsdFixture(.twoReports(rmc: here, gga: here, frozenAt: stuckAt))
+        let daemon = try DaemonProcess(settings: ["location": ["maxAgeMs": 2000]],
+                                       arguments: ["--location-providers", "gpsd", "--gpsd", gps.endpoint]).start()
+        let conn = try daemon.connect()
+        try waitUntil("a first fix from gpsd", seconds: 20) { try location(conn)["status"] == "ok" }
+        // New reports of that time keep coming; the fix is older than 2 s all the same.
+        try waitUntil("the stuck fix to be stale", seconds: 20) {
+            try location(conn, timeoutMs: 1500)["status"] == "timeout"
+        }
+        // Still held, and aged from the first report of its time.
+        let provider = try conn.result("location.status")[path: "providers"]?.arrayValue?.first
+        #expect(provider?["state"] == "connected")
+        guard case .number(let age)? = provider?["lastFixAgeMs"] else {
+            Issue.record("no lastFixAgeMs in \(text(provider))")
+            return
+        }
+        #expect((age.exactInt ?? 0) > 2000, "\(text(provider))")
+    }
+
     @Test("no gpsd with gpsd,simulated: the simulated fix, naming its source")
     func fallback() throws {
         let unused = try freeLocalPort()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Logging
+import PetSpotFlow
 import PetSpotSystem
 @testable import PetSpotLocation
 import Testing
@@ -43,6 +44,22 @@ final class SilentListener: @unchecked Sendable {
             guard connection >= 0 else { return }
             try? FileDescriptorIO.write(connection, lines)
         }
+    }
+
+    /// Waits up to ten seconds for the provider's connection and returns it, for a test that
+    /// writes its lines one at a time between steps of its clock.
+    func accepted() async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 1 {
+                let connection = accept(fd, nil, nil)
+                try #require(connection >= 0)
+                return connection
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw SystemError(errno: ETIMEDOUT)
     }
 
     deinit { close(fd) }
@@ -117,6 +134,51 @@ struct GpsdProviderTests {
             #expect(await stale.value == .timeout)
             // A request allowing an older fix still gets it.
             #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(60)) == .fix(fix))
+        }
+    }
+
+    /// The newest fix the provider has, whatever its age, once `matches` says it is the one
+    /// expected; nil if none matched within ten seconds.
+    func fix(of provider: GpsdProvider, where matches: (LocationFix) -> Bool) async throws -> LocationFix? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if case .fix(let fix) = await provider.currentFix(timeout: .zero, maxAge: .seconds(3600)), matches(fix) { return fix }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    @Test("two reports of one fix time: the latest is served, aged from the first; a new time is fresh again")
+    func sameFixTime() async throws {
+        let gpsd = try SilentListener()
+        let time = ManualTime()
+        func tpv(_ second: Int, _ latitude: String) -> String {
+            #"{"class":"TPV","device":"/dev/fake","mode":3,"time":"2026-11-23T12:00:0\#(second).000Z","lat":\#(latitude),"lon":21.0122287}"# + "\n"
+        }
+        try await withProvider(port: gpsd.port, time: time) { provider in
+            let connection = try await gpsd.accepted()
+            defer { close(connection) }
+            try FileDescriptorIO.write(connection, tpv(0, "52.2296756"))
+            let first = try #require(try await fix(of: provider) { $0.latitude.text == "52.22968" })
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(2)) == .fix(first))
+
+            // A chartplotter's GGA after its RMC, 2.8 m north, of the same time: served.
+            time.advance(by: .milliseconds(1500))
+            try FileDescriptorIO.write(connection, tpv(0, "52.2297"))
+            let latest = try #require(try await fix(of: provider) { $0.latitude.text == "52.22970" })
+            #expect(latest.time == first.time)
+
+            // Its age counts from the first report of that time, not from the repeat.
+            time.advance(by: .milliseconds(500))
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(2)) == .fix(latest))
+            time.advance(by: .nanoseconds(1))
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .seconds(2)) == .timeout)
+            #expect(await provider.status().lastFixAgeMs == 2000)
+
+            // The next fix time is a new fix, fresh again.
+            try FileDescriptorIO.write(connection, tpv(1, "52.2298"))
+            let next = try #require(try await fix(of: provider) { $0.latitude.text == "52.22980" })
+            #expect(await provider.currentFix(timeout: .zero, maxAge: .zero) == .fix(next))
         }
     }
 }

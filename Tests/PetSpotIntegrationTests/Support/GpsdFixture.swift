@@ -15,7 +15,7 @@ final class GpsdFixture {
     private let socat: Process
     private var gpsd: Process?
 
-    init(latitude: Double = 52.2296756, longitude: Double = 21.0122287) throws {
+    init(_ mode: NMEAFeeder.Mode = .fix(latitude: 52.2296756, longitude: 21.0122287)) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-gpsd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try freeLocalPort()
@@ -31,7 +31,7 @@ final class GpsdFixture {
         try waitUntil("socat's pty pair") {
             FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)
         }
-        feeder = NMEAFeeder(path: feed, latitude: latitude, longitude: longitude)
+        feeder = NMEAFeeder(path: feed, mode: mode)
         feeder.start()
         try startGpsd()
     }
@@ -76,19 +76,30 @@ final class GpsdFixture {
 
 /// Writes one epoch of NMEA a second: a position, or sentences that say "no fix".
 final class NMEAFeeder: Sendable {
+    struct Position: Sendable {
+        var latitude: Double
+        var longitude: Double
+    }
+
     enum Mode: Sendable {
         case fix(latitude: Double, longitude: Double)
         case noFix
         case silent
+        /// An RMC at one position, then a GGA of the same time at another, as a chartplotter
+        /// sends them (gpsd reports each); the time is the clock's, or `frozenAt` every second,
+        /// as from a receiver stuck on one time.
+        case twoReports(rmc: Position, gga: Position, frozenAt: Date?)
+        /// One epoch of `twoReports` at the clock's time, then silence.
+        case twoReportsOnce(rmc: Position, gga: Position)
     }
 
     private let path: String
     private let mode: NIOLockedValueBox<Mode>
     private let stopping = Synchronization.Atomic<Bool>(false)
 
-    init(path: String, latitude: Double, longitude: Double) {
+    init(path: String, mode: Mode) {
         self.path = path
-        self.mode = NIOLockedValueBox(.fix(latitude: latitude, longitude: longitude))
+        self.mode = NIOLockedValueBox(mode)
     }
 
     func set(_ newMode: Mode) {
@@ -99,7 +110,11 @@ final class NMEAFeeder: Sendable {
         let thread = Thread { [self] in
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
             while !stopping.load(ordering: .relaxed) {
-                let text = Self.epoch(mode.withLockedValue { $0 }, at: Date())
+                let current = mode.withLockedValue { mode in
+                    defer { if case .twoReportsOnce = mode { mode = .silent } }
+                    return mode
+                }
+                let text = Self.epoch(current, at: Date())
                 if !text.isEmpty { try? handle.write(contentsOf: Data(text.utf8)) }
                 Thread.sleep(forTimeInterval: 1)  // the receiver's own rate: 1 Hz
             }
@@ -112,19 +127,26 @@ final class NMEAFeeder: Sendable {
         stopping.store(true, ordering: .relaxed)
     }
 
-    static func epoch(_ mode: Mode, at date: Date) -> String {
+    static func epoch(_ mode: Mode, at now: Date) -> String {
+        var date = now
+        if case .twoReports(_, _, let frozen?) = mode { date = frozen }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let time = String(format: "%02d%02d%02d.00", c.hour!, c.minute!, c.second!)
         let day = String(format: "%02d%02d%02d", c.day!, c.month!, c.year! % 100)
+        func fields(_ p: Position) -> String {
+            "\(degreesMinutes(p.latitude, width: 2)),\(p.latitude >= 0 ? "N" : "S"),\(degreesMinutes(p.longitude, width: 3)),\(p.longitude >= 0 ? "E" : "W")"
+        }
+        func gga(_ p: Position) -> String { "GPGGA,\(time),\(fields(p)),1,08,0.9,100.0,M,40.0,M,," }
+        func rmc(_ p: Position) -> String { "GPRMC,\(time),A,\(fields(p)),0.0,0.0,\(day),,,A" }
         let bodies: [String]
         switch mode {
         case .fix(let latitude, let longitude):
-            let lat = degreesMinutes(latitude, width: 2), lon = degreesMinutes(longitude, width: 3)
-            let ns = latitude >= 0 ? "N" : "S", ew = longitude >= 0 ? "E" : "W"
-            bodies = ["GPGGA,\(time),\(lat),\(ns),\(lon),\(ew),1,08,0.9,100.0,M,40.0,M,,",
-                      "GPRMC,\(time),A,\(lat),\(ns),\(lon),\(ew),0.0,0.0,\(day),,,A"]
+            let p = Position(latitude: latitude, longitude: longitude)
+            bodies = [gga(p), rmc(p)]
+        case .twoReports(let first, let second, _), .twoReportsOnce(let first, let second):
+            bodies = [rmc(first), gga(second)]
         case .noFix:
             bodies = ["GPGGA,\(time),,,,,0,00,99.99,,,,,,", "GPRMC,\(time),V,,,,,,,\(day),,,N"]
         case .silent:
