@@ -22,15 +22,19 @@ public final class GpsdProvider: LocationProvider {
         public var reconnectMax: Duration
         /// How long one wait for data lasts before the watch checks whether it should stop.
         public var pollInterval: Duration
+        /// The watch thread's name in `ps -L` and /proc (15 bytes at most).
+        public var threadName: String
 
         public init(host: String = "127.0.0.1", port: Int = 2947, reconnectInitial: Duration = .milliseconds(250),
-                    reconnectMax: Duration = .seconds(10), pollInterval: Duration = .milliseconds(250))
+                    reconnectMax: Duration = .seconds(10), pollInterval: Duration = .milliseconds(250),
+                    threadName: String = "petspotd-gpsd")
         {
             self.host = host
             self.port = port
             self.reconnectInitial = reconnectInitial
             self.reconnectMax = reconnectMax
             self.pollInterval = pollInterval
+            self.threadName = threadName
         }
     }
 
@@ -78,7 +82,7 @@ public final class GpsdProvider: LocationProvider {
             defer { s.started = true }
             return !s.started && !s.stopping
         }
-        if start { DetachedThread.start(named: "petspotd-gpsd") { [self] in watch() } }
+        if start { DetachedThread.start(named: settings.threadName) { [self] in watch() } }
     }
 
     private var endpoint: String { "\(settings.host):\(settings.port)" }

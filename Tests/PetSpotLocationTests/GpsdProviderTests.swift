@@ -65,14 +65,18 @@ final class SilentListener: @unchecked Sendable {
     deinit { close(fd) }
 }
 
-@Suite("gpsd provider on a manual clock")
+/// Serialized, and with a thread name of their own: each test waits for the watch threads it
+/// started to end, which it could not tell apart from another test's, or the daemon's in
+/// DaemonLifecycleTests, running beside it.
+@Suite("gpsd provider on a manual clock", .serialized)
 struct GpsdProviderTests {
     struct WatchStillRunning: Error {}
+    static let threadName = "test-gpsd-watch"
 
     /// Runs `body` with a started provider on `time`, then stops it and waits for its watch
     /// thread to end, so no test after this one finds it still running.
     func withProvider(port: Int, time: ManualTime, _ body: (GpsdProvider) async throws -> Void) async throws {
-        let provider = GpsdProvider(settings: .init(host: "127.0.0.1", port: port, pollInterval: .milliseconds(50)),
+        let provider = GpsdProvider(settings: .init(host: "127.0.0.1", port: port, pollInterval: .milliseconds(50), threadName: Self.threadName),
                                     logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: .manual(time))
         provider.start()
         var failure: (any Error)?
@@ -89,7 +93,7 @@ struct GpsdProviderTests {
     static func watchThreads() -> Int {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return ids.filter { id in
-            ((try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)) ?? "").hasPrefix("petspotd-gpsd")
+            ((try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)) ?? "").hasPrefix(threadName)
         }.count
     }
 
