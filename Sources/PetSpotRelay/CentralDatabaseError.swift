@@ -46,6 +46,8 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
             return
         }
         switch psql.code {
+        case .authMechanismRequiresPassword:
+            self.init(kind: .server, "PostgreSQL at \(at) asks for a password and none was given: put it in the URL or in the credential \(RelayConfiguration.passwordCredential) (docs/OPERATIONS.md)")
         case .sslUnsupported:
             self.init(kind: .tls, "TLS refused: the PostgreSQL server at \(at) does not offer TLS (sslmode=\(url.sslMode.rawValue))")
         case .server:

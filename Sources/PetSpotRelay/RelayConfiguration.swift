@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PetSpotClient
 import PetSpotJSON
 import PetSpotSystem
@@ -30,6 +33,37 @@ public struct RelayConfiguration: Sendable, Equatable {
 
     public init(socketPath: String = PetSpotConnection.defaultSocketPath()) {
         self.socketPath = socketPath
+    }
+
+    /// The credential (`LoadCredential=postgres-password:FILE` in the unit) that holds the
+    /// database's password, so that neither the configuration file nor the command line need to.
+    public static let passwordCredential = "postgres-password"
+
+    /// `url` with the password of the `postgres-password` credential when systemd passed one in
+    /// `credentialsDirectory` (`$CREDENTIALS_DIRECTORY`). A password in both places is refused:
+    /// which one wins would be a guess.
+    public static func withCredentialPassword(_ url: PostgresURL, credentialsDirectory: String?) throws(RelayConfigurationError) -> PostgresURL {
+        guard let credentialsDirectory, !credentialsDirectory.isEmpty else { return url }
+        let path = credentialsDirectory + "/" + passwordCredential
+        guard access(path, F_OK) == 0 else { return url }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptorIO.readFile(path)
+        } catch {
+            throw RelayConfigurationError("the credential \(passwordCredential): cannot read \(path): \(SystemError.reason(error))")
+        }
+        // A file written by an editor or `echo` ends in a line break that is no part of the password.
+        var password = String(decoding: bytes, as: UTF8.self)
+        if password.last?.isNewline == true { password.removeLast() }
+        guard !password.isEmpty else {
+            throw RelayConfigurationError("the credential \(passwordCredential) (\(path)) is empty")
+        }
+        guard url.password == nil else {
+            throw RelayConfigurationError("the password is given twice, in the PostgreSQL URL and in the credential \(passwordCredential): keep one (the credential keeps it out of the configuration file)")
+        }
+        var url = url
+        url.password = password
+        return url
     }
 
     /// The keys a file may hold; any other key is refused, so that a typo never leaves a default in place.

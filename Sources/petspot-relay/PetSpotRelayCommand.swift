@@ -67,7 +67,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             guard let configured = settings.postgres else {
                 throw RelayConfigurationError("no PostgreSQL URL: give --postgres or the configuration key postgres")
             }
-            url = configured
+            url = try RelayConfiguration.withCredentialPassword(configured, credentialsDirectory: ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"])
             if let configured = settings.box {
                 box = configured
             } else {

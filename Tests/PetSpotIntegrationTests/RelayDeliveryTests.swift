@@ -67,6 +67,55 @@ struct RelayDeliveryTests {
         #expect(relay.logLines(containing: "relay stopped") == 1)
     }
 
+    @Test("the password as systemd's credential (LoadCredential=): a role that needs one is reached; without it the relay says why; given twice or empty, it does not start")
+    func passwordCredential() throws {
+        let postgres = try PostgresServer()
+        let password = "c2Vj/cmV0+Zm9v="
+        try postgres.psql("CREATE ROLE relay LOGIN PASSWORD '\(password)'")
+        try postgres.psql("GRANT CREATE ON SCHEMA public TO relay")
+        // The role relay needs its password over TCP; the tests' own psql still does not.
+        let hba = postgres.dataDirectory + "/pg_hba.conf"
+        let rules = try String(contentsOfFile: hba, encoding: .utf8)
+        try ("host all relay 127.0.0.1/32 scram-sha-256\n" + rules).write(toFile: hba, atomically: false, encoding: .utf8)
+        try postgres.psql("SELECT pg_reload_conf()")
+        let url = "postgres://relay@127.0.0.1:\(postgres.port)/postgres?sslmode=disable"
+        let credentials = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: credentials) }
+        let credential = credentials.appendingPathComponent("postgres-password").path
+
+        let daemon = try DaemonProcess.forRelay().start()
+        _ = try Self.file(2, on: daemon)
+        // No credential: PostgreSQL refuses the relay, which says so and delivers nothing.
+        let relay = try RelayProcess(daemon: daemon, postgresURL: url, box: "kiosk-1").start()
+        try waitUntil("the relay to report PostgreSQL's refusal\n\(relay.log)") { try relay.status().status == 1 }
+        #expect(try daemon.relayPending() == 2)
+        let refused = try relay.status().stdout
+        #expect(refused.contains("asks for a password and none was given: put it in the URL or in the credential postgres-password"), "\(refused)")
+        try relay.stop()
+
+        // The credential, as systemd passes it (an editor's line break at its end).
+        try (password + "\n").write(toFile: credential, atomically: true, encoding: .utf8)
+        relay.environment = ["CREDENTIALS_DIRECTORY": credentials.path]
+        try relay.start()
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "kiosk-1", relay: relay)
+        try relay.stop()
+        #expect(!relay.log.contains(password))
+
+        // A password in the URL as well, or an empty credential: exit 78, the password unsaid.
+        let twice = try runProgram(Paths.petspotRelay, ["--postgres", "postgres://relay:c2Vj%2FcmV0%2BZm9v%3D@127.0.0.1:\(postgres.port)/postgres", "--box", "a",
+                                                        "--socket", daemon.socketPath],
+                                   environment: ["PATH": "/usr/bin:/bin", "CREDENTIALS_DIRECTORY": credentials.path])
+        #expect(twice.status == 78)
+        #expect(twice.stderr.contains("the password is given twice, in the PostgreSQL URL and in the credential postgres-password"), "\(twice.stderr)")
+        #expect(!twice.stderr.contains(password) && !twice.stderr.contains("c2Vj"))
+        try "".write(toFile: credential, atomically: true, encoding: .utf8)
+        let empty = try runProgram(Paths.petspotRelay, ["--postgres", url, "--box", "a", "--socket", daemon.socketPath],
+                                   environment: ["PATH": "/usr/bin:/bin", "CREDENTIALS_DIRECTORY": credentials.path])
+        #expect(empty.status == 78)
+        #expect(empty.stderr == "petspot-relay: the credential postgres-password (\(credential)) is empty\n")
+    }
+
     @Test("PostgreSQL stopped during delivery and started again: each report once, one log line per change")
     func postgresStopped() throws {
         let postgres = try PostgresServer()

@@ -111,6 +111,57 @@ struct RelayConfigurationTests {
     }
 }
 
+@Suite("The password credential")
+struct PasswordCredentialTests {
+    let url = try! PostgresURL(parsing: "postgres://relay@db/central")
+
+    func withCredential(_ contents: String?, _ body: (String) throws -> Void) throws {
+        let directory = "/tmp/petspot-credentials-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(directory, 0o700)
+        defer {
+            unlink(directory + "/postgres-password")
+            rmdir(directory)
+        }
+        if let contents {
+            close(open(directory + "/postgres-password", O_CREAT | O_WRONLY, 0o600))
+            try FileDescriptorIO.writeFile(directory + "/postgres-password", contents)
+        }
+        try body(directory)
+    }
+
+    @Test("no credentials directory, or none named postgres-password: the URL as it is")
+    func absent() throws {
+        #expect(try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: nil) == url)
+        #expect(try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: "") == url)
+        try withCredential(nil) { directory in
+            let read = try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory)
+            #expect(read == url)
+        }
+    }
+
+    @Test("the file's contents are the password, less one line break at the end", arguments: [
+        ("s3cret", "s3cret"), ("s3cret\n", "s3cret"), ("s3cret\r\n", "s3cret"), ("s3cret\n\n", "s3cret\n"), (" a b ", " a b "),
+    ])
+    func password(contents: String, password: String) throws {
+        try withCredential(contents) { directory in
+            let read = try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory)
+            #expect(read.password == password)
+        }
+    }
+
+    @Test("refused: an empty credential, and a password given twice")
+    func refused() throws {
+        try withCredential("\n") { directory in
+            #expect(throws: RelayConfigurationError.self) { try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory) }
+        }
+        var withPassword = url
+        withPassword.password = "other"
+        try withCredential("s3cret") { directory in
+            #expect(throws: RelayConfigurationError.self) { try RelayConfiguration.withCredentialPassword(withPassword, credentialsDirectory: directory) }
+        }
+    }
+}
+
 @Suite("Relay documentation")
 struct RelayDocumentationTests {
     @Test("docs/OPERATIONS.md's relay section has a row for every key")

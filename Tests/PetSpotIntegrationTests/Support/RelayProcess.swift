@@ -18,6 +18,8 @@ final class RelayProcess {
     let statePath: String
     let logPath: String
     let arguments: [String]
+    /// Added to the test's environment for the relay (systemd's CREDENTIALS_DIRECTORY, say).
+    var environment: [String: String] = [:]
     private(set) var process: Process?
 
     /// `settings` go into a configuration file (`--config`); the flags name the daemon, the
@@ -47,6 +49,9 @@ final class RelayProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.petspotRelay)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let log = try appendingLog(at: logPath)
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
