@@ -105,7 +105,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotJSON", "PetSpotSystem"]),
+        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSystem"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.

@@ -8,6 +8,9 @@ public enum FieldIssue: Sendable, Hashable {
     /// Race before a species is chosen.
     case speciesFirst
     case tooLong(maximum: Int)
+    /// Control characters (escape sequences, bells, C1 codes) in free text, which would act on
+    /// a terminal that shows it; line breaks and tabs are allowed where `allowsLineBreaks`.
+    case controlCharacters(allowsLineBreaks: Bool)
     case unknownGender
     case invalidAge
     case notANumber

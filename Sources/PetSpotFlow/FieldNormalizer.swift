@@ -16,6 +16,7 @@ enum FieldNormalizer {
             values.chipNumber = chip.isEmpty ? nil : chip.digits
 
         case .photo(let base64, let filename):
+            if let filename, hasControl(filename, allowingLineBreaks: false) { return .controlCharacters(allowsLineBreaks: false) }
             let decoded = decodedPhoto ?? Result { () throws(PhotoDecoder.Problem) -> Photo in
                 try PhotoDecoder.decode(base64: base64, filename: filename, maxBytes: env.maxPhotoBytes)
             }
@@ -39,6 +40,7 @@ enum FieldNormalizer {
         case .race(let text):
             guard values.species != nil else { return .speciesFirst }
             let race = trimmed(text)
+            guard !hasControl(race, allowingLineBreaks: false) else { return .controlCharacters(allowsLineBreaks: false) }
             guard race.count <= maxRaceLength else { return .tooLong(maximum: maxRaceLength) }
             values.race = race
 
@@ -57,8 +59,11 @@ enum FieldNormalizer {
             return store(number, axis: .longitude, into: &values.longitude)
 
         case .additionalDescription(let text):
+            // Line breaks as a Windows paste sends them are stored as the rest are: LF alone.
+            let description = trimmed(text.replacing("\r\n", with: "\n"))
+            guard !hasControl(description, allowingLineBreaks: true) else { return .controlCharacters(allowsLineBreaks: true) }
             // Cut like a paste into a limited text area: whole characters, never half an emoji.
-            values.additionalDescription = String(trimmed(text).prefix(maxDescriptionLength))
+            values.additionalDescription = String(description.prefix(maxDescriptionLength))
 
         case .contactPhone(let text):
             do {
@@ -87,6 +92,14 @@ enum FieldNormalizer {
             case .notANumber: return .notANumber
             case .outOfRange: return .outOfRange(axis)
             }
+        }
+    }
+
+    /// C0 and C1 controls and DEL (Unicode's `Cc`): a terminal acts on them instead of showing
+    /// them. LF and TAB are text in a description.
+    static func hasControl(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            scalar.properties.generalCategory == .control && !(allowingLineBreaks && (scalar == "\n" || scalar == "\t"))
         }
     }
 

@@ -120,6 +120,9 @@ extension StringCatalog {
             case .unknownSpecies: "Select a species from the list."
             case .speciesFirst: "Select the species first."
             case .tooLong(let maximum): "Use at most \(maximum) characters."
+            case .controlCharacters(allowsLineBreaks: false): "Remove the control characters (such as escape codes); use plain text."
+            case .controlCharacters(allowsLineBreaks: true):
+                "Remove the control characters (such as escape codes); line breaks and tabs are allowed."
             case .unknownGender: "Select female or male."
             case .invalidAge: "Enter the age in whole years, from 0 to 40."
             case .notANumber: "Enter a number, e.g. 52.22977."

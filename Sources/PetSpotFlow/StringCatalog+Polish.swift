@@ -129,6 +129,9 @@ extension StringCatalog {
             case .unknownSpecies: "Wybierz gatunek z listy."
             case .speciesFirst: "Najpierw wybierz gatunek."
             case .tooLong(let maximum): "Wpisz najwyżej \(maximum) znaków."
+            case .controlCharacters(allowsLineBreaks: false): "Usuń znaki sterujące (np. kody escape); wpisz zwykły tekst."
+            case .controlCharacters(allowsLineBreaks: true):
+                "Usuń znaki sterujące (np. kody escape); nowe wiersze i tabulatory są dozwolone."
             case .unknownGender: "Wybierz samicę lub samca."
             case .invalidAge: "Podaj wiek w pełnych latach, od 0 do 40."
             case .notANumber: "Podaj liczbę, np. 52.22977."

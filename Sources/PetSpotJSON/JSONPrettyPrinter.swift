@@ -1,4 +1,5 @@
-/// Indented JSON for people (`petspot` output); the wire always uses `JSONWriter`'s compact form.
+/// Indented JSON for people (`petspot` output), escaped for a terminal (`JSONWriter`'s
+/// `forTerminal`); the wire always uses `JSONWriter`'s compact form.
 public enum JSONPrettyPrinter {
     public static func string(_ value: JSONValue, indent: String = "  ") -> String {
         var out: [UInt8] = []
@@ -26,14 +27,14 @@ public enum JSONPrettyPrinter {
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                JSONWriter.writeString(member.key, into: &out)
+                JSONWriter.writeString(member.key, into: &out, forTerminal: true)
                 out.append(contentsOf: Array(": ".utf8))
                 write(member.value, level: level + 1, indent: indent, into: &out)
             }
             newline(level)
             out.append(UInt8(ascii: "}"))
         default:
-            JSONWriter.write(value, into: &out)
+            JSONWriter.write(value, into: &out, forTerminal: true)
         }
     }
 }

@@ -1,26 +1,30 @@
 /// Serialises JSON values compactly on one line: strings are escaped so that an answer never
 /// contains a raw newline, and non-ASCII text is written as UTF-8.
+///
+/// `forTerminal` also escapes what JSON lets through raw but a terminal acts on: C1 controls
+/// (U+0080–U+009F; U+009B is a one-character CSI) and the line and paragraph separators. The
+/// document means the same; only a person's screen is spared.
 public enum JSONWriter {
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    public static func write(_ value: JSONValue, into out: inout [UInt8], forTerminal: Bool = false) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let n): out.append(contentsOf: n.literal.utf8)
-        case .string(let s): writeString(s, into: &out)
+        case .string(let s): writeString(s, into: &out, forTerminal: forTerminal)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, e) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(e, into: &out)
+                write(e, into: &out, forTerminal: forTerminal)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(member.key, into: &out)
+                writeString(member.key, into: &out, forTerminal: forTerminal)
                 out.append(UInt8(ascii: ":"))
-                write(member.value, into: &out)
+                write(member.value, into: &out, forTerminal: forTerminal)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -37,17 +41,27 @@ public enum JSONWriter {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
+    /// One line for a person's terminal: see `forTerminal`.
+    public static func terminalString(_ value: JSONValue) -> String {
+        var out: [UInt8] = []
+        write(value, into: &out, forTerminal: true)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString(_ s: String, into out: inout [UInt8], forTerminal: Bool = false) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: they go in whole, in one copy.
         let whole: Bool? = s.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: needsEscape) else { return false }
+            // 0xC2 and 0xE2 lead the UTF-8 of C1 controls and of U+2028/U+2029.
+            guard !bytes.contains(where: { needsEscape($0) || (forTerminal && ($0 == 0xC2 || $0 == 0xE2)) }) else { return false }
             out.append(contentsOf: bytes)
             return true
         }
-        if whole != true { writeEscaped(s, into: &out) }
+        if whole != true {
+            if forTerminal { writeTerminalEscaped(s, into: &out) } else { writeEscaped(s, into: &out) }
+        }
         out.append(UInt8(ascii: "\""))
     }
 
@@ -67,6 +81,18 @@ public enum JSONWriter {
             case 0x00..<0x20, 0x7F:
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
             default: out.append(b)
+            }
+        }
+    }
+
+    private static func writeTerminalEscaped(_ s: String, into out: inout [UInt8]) {
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x80...0x9F, 0x2028, 0x2029:
+                let v = Int(scalar.value)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[v >> 12], hex[(v >> 8) & 0xF], hex[(v >> 4) & 0xF], hex[v & 0xF]])
+            default:
+                writeEscaped(String(scalar), into: &out)
             }
         }
     }

@@ -1,3 +1,5 @@
+import PetSpotClient
+
 /// What `petspot-relay --status` prints, and its exit status.
 ///
 /// Exit statuses (also in docs/OPERATIONS.md):
@@ -74,6 +76,7 @@ public struct RelayStatusReport: Sendable, Equatable {
         case .failure(let problem):
             lines.append("relay state: \(problem.text)")
         }
-        return lines.joined(separator: "\n")
+        // Errors quote PostgreSQL and the daemon, and the state file may have been edited.
+        return lines.map(VisibleText.line).joined(separator: "\n")
     }
 }

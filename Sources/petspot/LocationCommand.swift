@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import FoundationEssentials
+import PetSpotClient
 import PetSpotJSON
 
 /// `petspot location`: where the daemon says we are, once or as it changes.
@@ -61,7 +62,7 @@ struct LocationCommand: ParsableCommand {
         }
         let location = conn.callOrExit("location.current", params)["location"] ?? .null
         if json {
-            print(JSONWriter.string(location))
+            print(JSONWriter.terminalString(location))
         } else {
             printOnce(location, status: conn.callOrExit("location.status"))
         }
@@ -72,13 +73,13 @@ struct LocationCommand: ParsableCommand {
         if let fix = location["fix"], let links = Self.links(fix) {
             var line = "\(links.pair) from \(fix["source"]?.stringValue ?? "?") at \(fix["time"]?.stringValue ?? "?")"
             if let accuracy = fix["accuracy"]?.plainText { line += " (±\(accuracy) m)" }
-            print(line)
+            print(VisibleText.line(line))
             print("  " + links.geoURI)
             print("  " + links.openStreetMap)
         } else {
-            print("\(location["status"]?.stringValue ?? "?"): \(location["message"]?.stringValue ?? "")")
+            print(VisibleText.line("\(location["status"]?.stringValue ?? "?"): \(location["message"]?.stringValue ?? "")"))
         }
-        print("location: \(status["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(status["permission"]?.stringValue ?? "?")")
+        print(VisibleText.line("location: \(status["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(status["permission"]?.stringValue ?? "?")"))
         for provider in status["providers"]?.arrayValue ?? [] {
             print("  " + ProviderLine.text(provider))
         }

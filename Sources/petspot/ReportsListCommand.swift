@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpotClient
 import PetSpotJSON
 
 /// `petspot reports list`: a table to find a report by, or JSON lines for a script.
@@ -39,7 +40,7 @@ struct ReportsListCommand: ParsableCommand {
         var reports: [ReportRecord] = []
         let more = pager.forEach(limit: all ? nil : limit) { page in
             if json {
-                for report in page { print(JSONWriter.string(report)) }
+                for report in page { print(JSONWriter.terminalString(report)) }
             } else {
                 reports += page.map(ReportRecord.init(json:))
             }
@@ -56,7 +57,7 @@ struct ReportsListCommand: ParsableCommand {
                 report.id, report.submittedAt, species.name(report.text("species")) ?? "-",
                 TextLayout.truncate(report.text("race") ?? "-", to: 24), report.chip ?? "-", report.contacts ?? "-",
                 report.delivery(withTime: false),
-            ])
+            ].map(VisibleText.line))
         }
         for line in table.lines { print(line) }
         if more { print("… more reports: petspot reports list --all, or petspot reports export") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
 
@@ -60,10 +61,10 @@ struct ReportsShowCommand: ParsableCommand {
         }
         rows.append(("Flow", [report.flowID]))
         let width = rows.map(\.0.count).max() ?? 0
-        var out = ["Report \(report.id)"]
+        var out = [VisibleText.line("Report \(report.id)")]
         for (label, values) in rows {
             for (index, value) in values.enumerated() {
-                out.append("  " + TextLayout.pad(index == 0 ? label : "", to: width) + "  " + value)
+                out.append("  " + TextLayout.pad(index == 0 ? label : "", to: width) + "  " + VisibleText.line(value))
             }
         }
         return out

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
 
@@ -26,7 +27,7 @@ struct StatusCommand: ParsableCommand {
         let conn = connection.connect()
         let info = conn.callOrExit("daemon.info")
         let location = conn.callOrExit("location.status")
-        print("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)")
+        print(VisibleText.line("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)"))
         if let limits = info["limits"] {
             var parts: [String] = []
             if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteSize.text(photo))") }
@@ -34,7 +35,7 @@ struct StatusCommand: ParsableCommand {
             if let idle = limits["flowIdleTimeoutSeconds"]?.intValue { parts.append("an idle report expires after \(idle) s") }
             if !parts.isEmpty { print("limits: " + parts.joined(separator: ", ")) }
         }
-        print("location: \(location["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(location["permission"]?.stringValue ?? "?")")
+        print(VisibleText.line("location: \(location["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(location["permission"]?.stringValue ?? "?")"))
         for provider in location["providers"]?.arrayValue ?? [] {
             print("  " + ProviderLine.text(provider))
         }
@@ -48,6 +49,6 @@ enum ProviderLine {
         if let detail = provider["detail"]?.stringValue { line += ", \(detail)" }
         if let age = provider["lastFixAgeMs"]?.intValue { line += ", last fix \(age) ms ago" }
         if let error = provider["lastError"]?.stringValue { line += ", \(error)" }
-        return line
+        return VisibleText.line(line)
     }
 }

@@ -264,6 +264,32 @@ struct DescriptionStepTests {
         #expect(flow.field(.additionalDescription)?["counter"] == .string("\(characters)/500"))
     }
 
+    @Test(
+        "control characters in race or description are a field error and store nothing; LF and TAB are text in a description, CRLF is stored as LF",
+        arguments: [
+            ("race", "Lab\u{1B}[2J", FieldIssue?.some(.controlCharacters(allowsLineBreaks: false)), String?.none),
+            ("race", "Lab\u{9B}31m", .controlCharacters(allowsLineBreaks: false), nil),
+            ("race", "Lab\u{7F}", .controlCharacters(allowsLineBreaks: false), nil),
+            ("race", "Lab\trador", .controlCharacters(allowsLineBreaks: false), nil),
+            ("race", "Lab\nrador", .controlCharacters(allowsLineBreaks: false), nil),
+            ("race", "Labrador\n", nil, "Labrador"),
+            ("additionalDescription", "ring\u{07}", .controlCharacters(allowsLineBreaks: true), nil),
+            ("additionalDescription", "black\u{08}\u{08}white", .controlCharacters(allowsLineBreaks: true), nil),
+            ("additionalDescription", "over\rwrite", .controlCharacters(allowsLineBreaks: true), nil),
+            ("additionalDescription", "a\u{85}b", .controlCharacters(allowsLineBreaks: true), nil),
+            ("additionalDescription", "white paws\r\nred collar", nil, "white paws\nred collar"),
+            ("additionalDescription", "white paws\n\tred collar", nil, "white paws\n\tred collar"),
+            ("additionalDescription", "łapy \u{2028} białe", nil, "łapy \u{2028} białe"),
+        ] as [(String, String, FieldIssue?, String?)])
+    func controlCharacters(member: String, input: String, issue: FieldIssue?, stored: String?) throws {
+        var flow = try Fixture.flow(at: .description, filled: true)
+        try flow.update(JSONObject(members: [(key: member, value: .null)]), env: Fixture.env)
+        try flow.update(JSONObject(members: [(key: member, value: .string(input))]), env: Fixture.env)
+        let field = try #require(FlowField(rawValue: member))
+        #expect(flow.error(of: field) == issue.map(strings.issue))
+        #expect((member == "race" ? flow.values.race : flow.values.additionalDescription) == stored)
+    }
+
     @Test("the counter starts at 0/500 and a blank description is no description")
     func emptyDescription() throws {
         var flow = try Fixture.flow(at: .description)

@@ -114,6 +114,18 @@ struct PhotoTests {
         #expect(flow.error(of: .photo) == StringCatalog.english.issue(issue))
     }
 
+    @Test("a filename with control characters is a field error; the photo is not taken")
+    func filenameWithControls() throws {
+        var flow = try Fixture.flow(at: .photo)
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg()))", "filename": "rex\u001b]0;owned\u0007.jpg"}}"#)
+        #expect(flow.values.photo == nil)
+        #expect(flow.error(of: .photo) == StringCatalog.english.issue(.controlCharacters(allowsLineBreaks: false)))
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg()))", "filename": "rex\u009b.jpg"}}"#)
+        #expect(flow.values.photo == nil)
+        try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg()))", "filename": "rex.jpg"}}"#)
+        #expect(flow.values.photo?.filename == "rex.jpg")
+    }
+
     @Test("the view shows type, size and SHA-256, never the data, and null removes the photo")
     func shownAsMetadata() throws {
         let bytes = Image.png(count: 12_595)

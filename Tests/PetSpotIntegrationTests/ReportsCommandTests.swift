@@ -83,6 +83,53 @@ struct ReportsCommandTests {
         #expect(missing.stderr.contains("reportNotFound"))
     }
 
+    @Test("control characters in stored reports reach no terminal: list, show and --json show them escaped; the daemon refuses new ones")
+    func controlCharacters() throws {
+        let daemon = try DaemonProcess().start()
+        let id = try fileReport(try daemon.connect()).submit[path: "report", "id"]!.stringValue!
+        // A report filed before the daemon refused control characters: a window title, a bell,
+        // a C1 CSI and a screen clear in its race and description.
+        #expect(try daemon.stop() == 0)
+        let poison = """
+            UPDATE report SET values_json = json_set(values_json,
+              '$.race', 'Lab' || char(27) || ']0;owned' || char(7) || char(155) || '31m',
+              '$.additionalDescription', 'white paws' || char(10) || char(27) || '[2J' || char(8232) || 'red collar')
+            """
+        #expect(try runProgram("/usr/bin/sqlite3", [daemon.databasePath, poison]).status == 0)
+        _ = try daemon.start()
+        let socket = ["--socket", daemon.socketPath]
+        let raw: [Unicode.Scalar] = ["\u{1B}", "\u{07}", "\u{9B}", "\u{2028}"]
+        func clean(_ output: String) -> Bool { !output.unicodeScalars.contains(where: raw.contains) }
+
+        let list = try runProgram(Paths.petspot, ["reports", "list"] + socket)
+        #expect(list.status == 0 && clean(list.stdout), "\(list.stdout.debugDescription)")
+        #expect(list.stdout.contains(#"Lab\u{1B}]0;owned\u{7}\u{9B}31m"#), "\(list.stdout)")
+
+        let show = try runProgram(Paths.petspot, ["reports", "show", id] + socket)
+        #expect(show.status == 0 && clean(show.stdout), "\(show.stdout.debugDescription)")
+        #expect(show.stdout.contains(#"Description    white paws"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"\u{1B}[2J\u{2028}red collar"#), "\(show.stdout)")
+
+        for arguments in [["reports", "list", "--json"], ["reports", "show", id, "--json"], ["call", "reports.get", #"{"reportId":"\#(id)"}"#]] {
+            let json = try runProgram(Paths.petspot, arguments + socket)
+            #expect(json.status == 0 && clean(json.stdout), "\(arguments): \(json.stdout.debugDescription)")
+            // Escaped as JSON allows: the same document.
+            let report = try JSONParser.parse(arguments.contains("list") ? String(json.stdout.split(separator: "\n").first!) : json.stdout)
+            let race = report[path: "values", "race"] ?? report[path: "report", "values", "race"]
+            #expect(race == .string("Lab\u{1B}]0;owned\u{07}\u{9B}31m"), "\(arguments): \(json.stdout)")
+        }
+
+        // New ones are refused with a field error, and nothing is stored.
+        let conn = try daemon.connect()
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!
+        _ = try conn.result("flow.continue", ["flowId": flowID])
+        _ = try conn.result("flow.continue", ["flowId": flowID])
+        let refused = try conn.result("flow.update", ["flowId": flowID, "values": ["species": "dog", "race": "Lab\u{9B}31m"]])["flow"]!
+        let race = try #require(refused.field("race"))
+        #expect(race["value"] == .null)
+        #expect(race["error"] == "Remove the control characters (such as escape codes); use plain text.", "\(JSONWriter.string(race))")
+    }
+
     @Test("export: every report across pages, as NDJSON and as RFC 4180 CSV")
     func export() throws {
         // Pages of two make five reports take three pages.

@@ -30,6 +30,21 @@ struct JSONRoundTripTests {
         }
     }
 
+    @Test("written for a terminal and read back: the same value, with no C1 control, line or paragraph separator left raw", arguments: seeds)
+    func terminal(seed: UInt64) throws {
+        var generator = JSONGenerator(seed: seed)
+        for _ in 0..<Self.valuesPerSeed {
+            let value = generator.value()
+            for text in [JSONWriter.terminalString(value), JSONPrettyPrinter.string(value)] {
+                #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" })
+                try #require(try JSONParser.parse(text) == value, "\(JSONWriter.string(value))")
+            }
+        }
+        let hostile: JSONValue = ["race\u{9B}": "Lab\u{1B}]0;t\u{07}\u{9B}31m\u{2028}\u{85}é"]
+        #expect(JSONWriter.terminalString(hostile) == #"{"race\u009b":"Lab\u001b]0;t\u0007\u009b31m\u2028\u0085é"}"#)
+        #expect(JSONWriter.string(hostile).contains("\u{9B}31m"), "the wire keeps what JSON allows raw")
+    }
+
     @Test("written with every escape JSON allows, chosen at random, and read back: the same value", arguments: seeds)
     func escaped(seed: UInt64) throws {
         var generator = JSONGenerator(seed: seed)

@@ -1,3 +1,4 @@
+import PetSpotClient
 import PetSpotJSON
 import PetSpotRelay
 import Testing
@@ -57,5 +58,16 @@ struct ClaimBatchTests {
         #expect(RelayStatusReport(daemon: .success(status), state: .success(nil)).outcome == .noState)
         state.postgres = .reachable
         #expect(RelayStatusReport(daemon: .success(status), state: .success(state)).outcome == .healthy)
+    }
+
+    @Test("--status shows control characters from PostgreSQL's errors or an edited state file visibly, never raw")
+    func statusEscapesControls() throws {
+        var state = RelayState(box: "box\u{1B}]0;owned\u{07}", pid: 42, startedAt: "2026-11-21T13:00:00Z")
+        state.postgres = .unreachable(reason: "ERROR: \u{9B}2J\u{08}\r\nfake line\u{202E}", kind: "unreachable")
+        let text = RelayStatusReport(daemon: .failure(.init("no")), state: .success(state)).text
+        #expect(!text.unicodeScalars.contains { VisibleText.isShownEscaped($0) && $0 != "\n" }, "\(text.debugDescription)")
+        #expect(text.contains(#"box: box\u{1B}]0;owned\u{7};"#), "\(text)")
+        #expect(text.contains(#"ERROR: \u{9B}2J\u{8}\u{D}\u{A}fake line\u{202E}"#), "\(text)")
+        #expect(VisibleText.line("Łódź, 🐕 and \\u{1B}") == "Łódź, 🐕 and \\u{1B}", "text a terminal shows as it is stays so")
     }
 }
