@@ -32,6 +32,24 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// What the kind means, for the OpenRPC document; an answer's message says more.
+    public var summary: String {
+        switch self {
+        case .parseError: "The line is not JSON"
+        case .invalidRequest: "The JSON is not a JSON-RPC 2.0 request"
+        case .methodNotFound: "No such method, or not one this caller may use"
+        case .invalidParams: "A parameter is missing, unknown or of the wrong type or range; data.parameter names it"
+        case .internalError: "The daemon failed; its log says why"
+        case .flowNotFound: "No such flow of this caller: never started, cancelled, expired or another user's"
+        case .wrongStep: "The flow is not on a step where this is possible"
+        case .limitExceeded: "A limit was reached; data.limit names the setting, data.max its value"
+        case .lineTooLong: "The line is longer than limits.maxLineBytes and was skipped"
+        case .reportNotFound: "No such report of this caller"
+        case .storageFailed: "The reports database failed; nothing was stored"
+        case .shuttingDown: "The daemon is stopping; send it again once it is back"
+        }
+    }
+
     public init?(code: Int) {
         guard let kind = Self.allCases.first(where: { $0.code == code }) else { return nil }
         self = kind

@@ -1,5 +1,7 @@
 /// The public methods. Names are fixed by the protocol; more may be added.
 public enum RPCMethod: String, Sendable, CaseIterable {
+    /// The OpenRPC document of what this caller may use (`ProtocolContract`).
+    case rpcDiscover = "rpc.discover"
     case daemonInfo = "daemon.info"
     case speciesList = "species.list"
     case flowStart = "flow.start"
@@ -28,5 +30,5 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     }
 }
 
-/// The protocol revision a client can check in `daemon.info`.
-public let petspotProtocolVersion = 1
+/// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`.
+public let petspotProtocolVersion = 2

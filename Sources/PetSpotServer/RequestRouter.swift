@@ -87,6 +87,9 @@ public struct RequestRouter: Sendable {
         var params = RPCParams(request.params)
         do {
             switch method {
+            case .rpcDiscover:
+                try params.finish()
+                return .done(.success(ProtocolContract.openRPC(version: petspotdVersion, relay: isRelay)))
             case .daemonInfo: return try daemonInfo(&params)
             case .speciesList: return .done(.success(try speciesList(&params)))
             case .flowStart: return .done(.success(try flowStart(&params, peer)))

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotProtocol
 import NIOConcurrencyHelpers
 import Testing
 
@@ -59,6 +60,23 @@ struct ClientCommandsTests {
         #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 != $1 }, "\(positions)")
     }
 
+    @Test("call --list: the methods the daemon offers this user (rpc.discover), with their params and what each does")
+    func callList() throws {
+        let daemon = try DaemonProcess().start()
+        let result = try runProgram(Paths.petspot, ["call", "--list", "--socket", daemon.socketPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("METHOD") == true)
+        #expect(lines.count == 1 + 16, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("flow.update ") && $0.contains(" flowId values ") }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("reports.list ") && $0.contains(" [limit] [cursor] ") }, "\(result.stdout)")
+        #expect(!result.stdout.contains("relay."), "not in the relay group: no relay methods")
+        let both = try runProgram(Paths.petspot, ["call", "--list", "daemon.info", "--socket", daemon.socketPath])
+        #expect(both.status != 0 && both.stderr.contains("--list takes no method"))
+        let neither = try runProgram(Paths.petspot, ["call", "--socket", daemon.socketPath])
+        #expect(neither.status != 0 && neither.stderr.contains("petspot call --list"))
+    }
+
     @Test("status: version, limits, location and its providers")
     func status() throws {
         let daemon = try DaemonProcess().start()
@@ -87,7 +105,7 @@ struct ClientCommandsTests {
             #expect(result.stdout == version + "\n", "\(program) --version")
         }
         let help = try runProgram(Paths.petspot, ["status", "--help"])
-        #expect(help.stdout.contains("petspotd \(version) (protocol 1) on run/petspotd.sock"))
+        #expect(help.stdout.contains("petspotd \(version) (protocol \(petspotProtocolVersion)) on run/petspotd.sock"))
         // The package's version, as scripts/check-version reads it (a local suffix allowed).
         let changelog = try String(contentsOf: Paths.packageRoot.appendingPathComponent("debian/changelog"), encoding: .utf8)
         #expect(changelog.hasPrefix("petspotd (\(version)"))

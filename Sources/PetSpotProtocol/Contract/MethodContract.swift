@@ -1,0 +1,69 @@
+import PetSpotJSON
+
+/// One method of the protocol as the OpenRPC document describes it: its parameters (always by
+/// name), its result, the errors it can answer and an example pairing.
+public struct MethodContract: Sendable {
+    public struct Param: Sendable {
+        public let name: String
+        public let schema: JSONSchema
+        public let required: Bool
+        public let summary: String
+
+        public init(_ name: String, _ schema: JSONSchema, required: Bool = false, _ summary: String) {
+            self.name = name
+            self.schema = schema
+            self.required = required
+            self.summary = summary
+        }
+    }
+
+    public struct Example: Sendable {
+        public let name: String
+        public let params: JSONObject
+        public let result: JSONValue
+    }
+
+    public let method: RPCMethod
+    public let summary: String
+    public let params: [Param]
+    /// The result's name in the document and its schema.
+    public let resultName: String
+    public let result: JSONSchema
+    /// Beyond those every method can answer (`invalidParams`, `internalError`, `shuttingDown`).
+    public let errors: [RPCErrorKind]
+    public let example: Example
+
+    public init(_ method: RPCMethod, _ summary: String, params: [Param] = [], result resultName: String, _ result: JSONSchema,
+                errors: [RPCErrorKind] = [], example: (name: String, params: JSONObject, result: JSONValue)) {
+        self.method = method
+        self.summary = summary
+        self.params = params
+        self.resultName = resultName
+        self.result = result
+        self.errors = errors
+        self.example = Example(name: example.name, params: example.params, result: example.result)
+    }
+
+    /// Errors any method can answer.
+    public static let commonErrors: [RPCErrorKind] = [.invalidParams, .internalError, .shuttingDown]
+
+    /// The OpenRPC method object.
+    public var openRPC: JSONValue {
+        let kinds = Self.commonErrors + errors.filter { !Self.commonErrors.contains($0) }
+        return [
+            "name": .string(method.rawValue),
+            "summary": .string(summary),
+            "paramStructure": "by-name",
+            "params": .array(params.map { param in
+                ["name": .string(param.name), "summary": .string(param.summary), "required": .bool(param.required), "schema": param.schema.json]
+            }),
+            "result": ["name": .string(resultName), "schema": result.json],
+            "errors": .array(kinds.map { ["$ref": .string("#/components/errors/\($0.rawValue)")] }),
+            "examples": [[
+                "name": .string(example.name),
+                "params": .array(example.params.map { ["name": .string($0.key), "value": $0.value] }),
+                "result": ["name": .string(resultName), "value": example.result],
+            ]],
+        ]
+    }
+}

@@ -1,0 +1,97 @@
+import PetSpotJSON
+
+/// The shapes several methods share, kept once under `components/schemas` of the OpenRPC
+/// document and referred to by name.
+public enum ProtocolSchemas {
+    static let nullableString = JSONSchema.nullable(.string())
+
+    public static let all: KeyValuePairs<String, JSONSchema> = [
+        "Flow": .either([.ref("ActiveFlow"), .ref("CompletedFlow"), .ref("CancelledFlow")],
+                        "A flow: on a step, or ended; an ended flow says only how it ended"),
+        "ActiveFlow": .object([
+            "id": .string(),
+            "state": .constant("active"),
+            "step": .oneOf(["chip", "photo", "description", "contact", "summary"]),
+            "locale": .oneOf(["en", "pl"]),
+            "screen": .ref("Screen"),
+            "values": .ref("FlowValues"),
+        ], "Everything a client needs to draw the current screen"),
+        "CompletedFlow": .object(["id": .string(), "state": .constant("completed"), "reportId": nullableString],
+                                 "A submitted flow and the report it became"),
+        "CancelledFlow": .object(["id": .string(), "state": .constant("cancelled")]),
+        "Screen": .object([
+            "title": .string(),
+            "progress": .nullable(.object(["current": .integer(1...4), "total": .integer(4...4), "label": .string()])),
+            "heading": .string(),
+            "text": .string(),
+            "fields": .array(.ref("Field")),
+            "actions": .array(.oneOf(["continue", "back", "requestLocation", "submit"])),
+            "toast": nullableString,
+            "alert": .nullable(.ref("Alert")),
+        ]),
+        "Field": .object([
+            "name": .oneOf(fieldNames),
+            "label": .string(),
+            "placeholder": nullableString,
+            "value": .either([.null, .string(), .number(), .ref("PhotoInfo")],
+                             "The stored value, normalised; null when empty"),
+            "display": .nullable(.string("As a person should see it; a refused value as it was sent")),
+            "required": .boolean,
+            "enabled": .boolean,
+            "error": nullableString,
+            "helper": nullableString,
+            "counter": nullableString,
+            "options": .array(.ref("Option")),
+        ], optional: ["options"]),
+        "Option": .object(["id": .string(), "name": .string()]),
+        "Alert": .object(["title": .string(), "message": .string(), "actions": .array(.ref("AlertAction"))]),
+        "AlertAction": .object(["id": .oneOf(["cancel", "openSettings"]), "label": .string(), "settings": .ref("SettingsLocation")],
+                               optional: ["settings"]),
+        "SettingsLocation": .object(["file": .string(), "key": .string()], "Where in the daemon's configuration to change a setting"),
+        "FlowValues": .object(valueMembers, "Every field's stored value; null when empty"),
+        "PhotoInfo": .object(["mediaType": .string(), "bytes": .integer(0...Int(Int32.max)), "sha256": .string()],
+                             "A photo by its type, size and SHA-256; never its data"),
+        "Report": .object([
+            "id": .string(),
+            "flowId": .string(),
+            "submittedAt": .string("ISO 8601 UTC"),
+            "values": .ref("FlowValues"),
+            "delivery": .ref("Delivery"),
+        ]),
+        "Delivery": .either([
+            .object(["state": .constant("pending")]),
+            .object(["state": .constant("delivered"), "deliveredAt": .string("ISO 8601 UTC")]),
+        ], "Whether a relay has taken the report to the central database"),
+        "Location": .object([
+            "status": .oneOf(["ok", "permissionDenied", "servicesDisabled", "timeout", "unavailable"]),
+            "fix": .ref("LocationFix"),
+            "message": .string(),
+            "settings": .ref("SettingsLocation"),
+        ], optional: ["fix", "settings"], "fix with status ok; settings with permissionDenied and servicesDisabled"),
+        "LocationFix": .object([
+            "latitude": .number(-90...90, "5 decimals"),
+            "longitude": .number(-180...180, "5 decimals"),
+            "source": .string("The provider that made it"),
+            "time": .string("The fix time, ISO 8601 UTC"),
+            "accuracy": .number(nil, "Horizontal error in metres"),
+        ], optional: ["accuracy"]),
+    ]
+
+    static let fieldNames = ["chipNumber", "photo", "disappearanceDate", "species", "race", "gender", "age", "latitude",
+                             "longitude", "additionalDescription", "contactPhone", "contactEmail"]
+
+    static let valueMembers: KeyValuePairs<String, JSONSchema> = [
+        "chipNumber": .nullable(.string("Digits only")),
+        "photo": .nullable(.ref("PhotoInfo")),
+        "disappearanceDate": .nullable(.string("YYYY-MM-DD")),
+        "species": .nullable(.string("An id of species.list")),
+        "race": nullableString,
+        "gender": .nullable(.oneOf(["female", "male"])),
+        "age": .nullable(.integer(0...40)),
+        "latitude": .nullable(.number(-90...90)),
+        "longitude": .nullable(.number(-180...180)),
+        "additionalDescription": nullableString,
+        "contactPhone": nullableString,
+        "contactEmail": nullableString,
+    ]
+}

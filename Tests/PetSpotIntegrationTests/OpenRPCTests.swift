@@ -1,0 +1,139 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+import Testing
+
+/// rpc.discover against a live daemon, checked by an independent validator: Debian's
+/// python3-jsonschema and the OpenRPC meta-schema kept in Tests/OpenRPC.
+@Suite("The OpenRPC document", .serialized)
+struct OpenRPCTests {
+    static let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("OpenRPC/check-openrpc.py").path
+
+    /// Calls through `conn`, keeping each method's answer for the schema check.
+    final class Recorder {
+        let conn: PetSpotConnection
+        var answers: [JSONValue] = []
+
+        init(_ conn: PetSpotConnection) { self.conn = conn }
+
+        @discardableResult
+        func call(_ method: String, _ params: JSONObject = JSONObject()) throws -> JSONValue {
+            let result = try conn.result(method, params)
+            answers.append(["method": .string(method), "result": result])
+            return result
+        }
+    }
+
+    /// check-openrpc.py on `document` and, if given, `answers`: its exit status and output.
+    func check(_ document: JSONValue, answers: [JSONValue]? = nil) throws -> (status: Int32, output: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openrpc-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let documentPath = directory.appendingPathComponent("document.json").path
+        try JSONWriter.string(document).write(toFile: documentPath, atomically: true, encoding: .utf8)
+        var arguments = [Self.checker, documentPath]
+        if let answers {
+            let answersPath = directory.appendingPathComponent("answers.ndjson").path
+            try answers.map(JSONWriter.string).joined(separator: "\n").write(toFile: answersPath, atomically: true, encoding: .utf8)
+            arguments.append(answersPath)
+        }
+        let result = try runProgram("/usr/bin/python3", arguments, environment: ["PATH": "/usr/bin:/bin"])
+        return (result.status, result.stdout + result.stderr)
+    }
+
+    @Test("the document fits the OpenRPC meta-schema, and every answer of a whole report walk fits its method's result schema")
+    func wholeWalk() throws {
+        let daemon = try DaemonProcess.forRelay().start()
+        let r = Recorder(try daemon.connect())
+        let document = try r.call("rpc.discover")
+        #expect(document["openrpc"] == "1.3.2")
+        let names = document["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names == RPCMethod.allCases.map(\.rawValue), "every method, relay ones too for the relay group")
+
+        try r.call("daemon.info")
+        try r.call("species.list", ["locale": "pl"])
+        try r.call("location.status")
+        try r.call("location.current", ["timeoutMs": 5000])
+        let id = try r.call("flow.start")[path: "flow", "id"]!
+        try r.call("flow.update", ["flowId": id, "values": ["chipNumber": "616 09 1234 5678 9"]])
+        try r.call("flow.continue", ["flowId": id])
+        try r.call("flow.update", ["flowId": id, "values": ["photo": ["data": .string(Data(pngBytes).base64EncodedString()), "filename": "rex.png"]]])
+        try r.call("flow.continue", ["flowId": id])
+        try r.call("flow.continue", ["flowId": id])  // refused: the toast and field errors
+        try r.call("flow.update", ["flowId": id, "values": ["species": "dog", "race": "Beagle", "gender": "male", "age": -1]])
+        try r.call("flow.requestLocation", ["flowId": id, "timeoutMs": 5000])
+        try r.call("flow.update", ["flowId": id, "values": ["age": 4, "additionalDescription": "Brown collar\nwhite paws"]])
+        try r.call("flow.continue", ["flowId": id])
+        try r.call("flow.update", ["flowId": id, "values": ["contactEmail": "owner@example.org"]])
+        try r.call("flow.back", ["flowId": id])
+        try r.call("flow.continue", ["flowId": id])
+        try r.call("flow.continue", ["flowId": id])
+        try r.call("flow.get", ["flowId": id])
+        let reportID = try r.call("flow.submit", ["flowId": id])[path: "report", "id"]!
+        try r.call("flow.get", ["flowId": id])
+        try r.call("flow.submit", ["flowId": id])
+        try r.call("reports.list", ["limit": 5])
+        try r.call("reports.get", ["reportId": reportID])
+        let other = try r.call("flow.start", ["locale": "pl"])[path: "flow", "id"]!
+        try r.call("flow.cancel", ["flowId": other])
+        try r.call("relay.status")
+        try r.call("relay.claim", ["limit": 10])
+        try r.call("relay.ack", ["reportIds": [reportID]])
+        try r.call("reports.get", ["reportId": reportID])
+        try r.call("relay.status")
+
+        // A location refused: the alert, with its settings, and its dismissal.
+        let denied = try DaemonProcess(arguments: ["--simulated-mode", "permission-denied"]).start()
+        let d = Recorder(try denied.connect())
+        let deniedID = try d.call("flow.start")[path: "flow", "id"]!
+        try d.call("flow.continue", ["flowId": deniedID])
+        try d.call("flow.continue", ["flowId": deniedID])
+        let alerted = try d.call("flow.requestLocation", ["flowId": deniedID])
+        #expect(alerted[path: "flow", "screen", "alert"] != .null)
+        try d.call("flow.dismissAlert", ["flowId": deniedID])
+        try d.call("location.current")
+
+        let answers = r.answers + d.answers
+        #expect(Set(answers.compactMap { $0["method"]?.stringValue }) == Set(RPCMethod.allCases.map(\.rawValue)), "every method answered")
+        let checked = try check(document, answers: answers)
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(checked.output.contains("\(answers.count) answers"), "\(checked.output)")
+    }
+
+    @Test("a schema is precise: an answer with a member of the wrong type, a missing or an unknown member does not fit")
+    func wrongAnswersFail() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let document = try conn.result("rpc.discover")
+        let info = try conn.result("daemon.info")
+        #expect(try check(document, answers: [["method": "daemon.info", "result": info]]).status == 0)
+        var wrongType = info.objectValue!
+        wrongType["protocolVersion"] = "2"
+        var missing = info.objectValue!
+        missing["name"] = nil
+        var unknown = info.objectValue!
+        unknown["extra"] = true
+        let flow = try conn.result("flow.start")
+        var badStep = flow[path: "flow"]!.objectValue!
+        badStep["step"] = "payment"
+        for wrong in [JSONValue.object(wrongType), .object(missing), .object(unknown)] {
+            let checked = try check(document, answers: [["method": "daemon.info", "result": wrong]])
+            #expect(checked.status == 1, "\(JSONWriter.string(wrong)): \(checked.output)")
+        }
+        let checked = try check(document, answers: [["method": "flow.get", "result": ["flow": .object(badStep)]]])
+        #expect(checked.status == 1 && checked.output.contains("flow.get"), "\(checked.output)")
+    }
+
+    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 2")
+    func relayMethodsOnlyForTheRelay() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names == RPCMethod.allCases.filter { !$0.isRelay }.map(\.rawValue))
+        #expect(try conn.result("daemon.info")["protocolVersion"] == 2)
+        let error = try conn.failure("rpc.discover", ["verbose": true])
+        #expect(error.kind == .invalidParams)
+    }
+}

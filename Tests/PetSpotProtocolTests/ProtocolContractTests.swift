@@ -1,0 +1,60 @@
+import Foundation
+import PetSpotJSON
+import PetSpotProtocol
+import Testing
+
+@Suite("The protocol's contract")
+struct ProtocolContractTests {
+    @Test("every method has exactly one entry, in RPCMethod's order, and every error kind a component")
+    func oneEntryPerMethod() {
+        #expect(ProtocolContract.methods.map(\.method) == RPCMethod.allCases)
+        let document = ProtocolContract.openRPC(version: "test", relay: true)
+        let errors = document["components"]?["errors"]?.objectValue?.keys ?? []
+        #expect(errors == RPCErrorKind.allCases.map(\.rawValue))
+        for kind in RPCErrorKind.allCases {
+            #expect(document["components"]?["errors"]?[kind.rawValue]?["code"] == .int(kind.code))
+        }
+    }
+
+    @Test("every $ref names a schema of components/schemas, and every shared schema is used")
+    func references() {
+        let document = ProtocolContract.openRPC(version: "test", relay: true)
+        var refs: Set<String> = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                for member in object {
+                    if member.key == "$ref", let ref = member.value.stringValue { refs.insert(ref) } else { collect(member.value) }
+                }
+            case .array(let elements): elements.forEach(collect)
+            default: break
+            }
+        }
+        collect(document)
+        let schemas = Set(ProtocolSchemas.all.map { "#/components/schemas/\($0.key)" })
+        let errors = Set(RPCErrorKind.allCases.map { "#/components/errors/\($0.rawValue)" })
+        #expect(refs.subtracting(schemas).subtracting(errors).isEmpty, "\(refs.subtracting(schemas).subtracting(errors))")
+        #expect(schemas.subtracting(refs).isEmpty, "unused: \(schemas.subtracting(refs))")
+    }
+
+    @Test("params: names unique; examples give only params the method takes, and every required one")
+    func params() {
+        for contract in ProtocolContract.methods {
+            let names = contract.params.map(\.name)
+            #expect(Set(names).count == names.count, "\(contract.method)")
+            let required = Set(contract.params.filter(\.required).map(\.name))
+            #expect(Set(contract.example.params.keys).isSubset(of: Set(names)), "\(contract.method)")
+            #expect(required.isSubset(of: Set(contract.example.params.keys)), "\(contract.method)")
+        }
+    }
+
+    @Test("docs/PROTOCOL.md has a section for every method of the contract, and no other")
+    func documented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/PROTOCOL.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("### ") }.map { String($0.dropFirst(4)) }
+        let methods = headings.filter { $0.contains(".") && !$0.contains(" ") }
+        #expect(Set(methods) == Set(ProtocolContract.methods.map(\.method.rawValue)))
+    }
+}
