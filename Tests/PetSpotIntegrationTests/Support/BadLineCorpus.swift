@@ -306,7 +306,7 @@ struct BadLineCorpus {
         let names = [
             "", " ", "nope", "Daemon.info", "DAEMON.INFO", "daemon.info ", " daemon.info", "daemon", "daemon.", ".info", "daemon..info",
             "daemon/info", "daemon_info", "daemonInfo", "daemon.info.", "flow", "flow.", "flow.explode", "flow.Start", "flow.start\\n",
-            "rpc.discover", "system.listMethods", "reports.delete", "reports", "location", "species", "flow.applyLocation",
+            "rpc.Discover", "rpc.discover.", "system.listMethods", "reports.delete", "reports", "location", "species", "flow.applyLocation",
             "__proto__", "constructor", "toString", "../../etc/passwd", "%s%s%s%n", "'; DROP TABLE reports; --", "\\u0064aemon.info.x",
             String(repeating: "m", count: 10_000),
         ]
