@@ -26,16 +26,15 @@ public struct JSONSchema: Sendable {
     }
 
     public static func integer(_ range: ClosedRange<Int>? = nil, _ description: String? = nil) -> JSONSchema {
-        var object: JSONObject = ["type": "integer"]
-        if let range {
-            object["minimum"] = .int(range.lowerBound)
-            object["maximum"] = .int(range.upperBound)
-        }
-        return described(object, description)
+        numeric("integer", range, description)
     }
 
     public static func number(_ range: ClosedRange<Int>? = nil, _ description: String? = nil) -> JSONSchema {
-        var object: JSONObject = ["type": "number"]
+        numeric("number", range, description)
+    }
+
+    private static func numeric(_ type: String, _ range: ClosedRange<Int>?, _ description: String?) -> JSONSchema {
+        var object: JSONObject = ["type": .string(type)]
         if let range {
             object["minimum"] = .int(range.lowerBound)
             object["maximum"] = .int(range.upperBound)
