@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotProtocol
 
 /// One report handed out by `relay.claim`, ready to be written centrally.
 public struct ClaimedReport: Sendable, Equatable {
@@ -32,25 +33,14 @@ public struct ClaimedReport: Sendable, Equatable {
         self.photo = photo
     }
 
-    /// Reads one element of `relay.claim`'s `reports`.
-    public init(claimed value: JSONValue) throws(DaemonAnswerError) {
-        guard case .object(var report)? = value["report"] else { throw DaemonAnswerError("a claimed report has no \"report\" object") }
+    /// One element of `relay.claim`'s `reports`, as the contract reads it.
+    public init(_ item: RelayClaim.Item) throws(DaemonAnswerError) {
+        var report = item.report
         guard let id = report["id"]?.stringValue, !id.isEmpty else { throw DaemonAnswerError("a claimed report has no id") }
         guard let submittedAt = report["submittedAt"]?.stringValue else { throw DaemonAnswerError("report \(id) has no submittedAt") }
         report["delivery"] = nil
-        var photo: Photo?
-        switch value["photo"] {
-        case nil, .null?:
-            photo = nil
-        case .object(let object)?:
-            guard let mediaType = object["mediaType"]?.stringValue, let sha256 = object["sha256"]?.stringValue,
-                  let data = object["data"]?.stringValue
-            else { throw DaemonAnswerError("report \(id) has a photo without mediaType, sha256 or data") }
-            photo = Photo(mediaType: mediaType, sha256: sha256, base64: data)
-        case let other?:
-            throw DaemonAnswerError("report \(id) has a photo that is \(other.typeName), not an object or null")
-        }
-        self.init(id: id, submittedAt: submittedAt, report: .object(report), photo: photo)
+        self.init(id: id, submittedAt: submittedAt, report: .object(report),
+                  photo: item.photo.map { Photo(mediaType: $0.mediaType, sha256: $0.sha256, base64: $0.base64) })
     }
 }
 
@@ -66,14 +56,16 @@ public struct ClaimBatch: Sendable, Equatable {
     }
 
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        guard let items = result["reports"]?.arrayValue else { throw DaemonAnswerError("relay.claim's answer has no \"reports\" array") }
-        var reports: [ClaimedReport] = []
-        reports.reserveCapacity(items.count)
-        for item in items { reports.append(try ClaimedReport(claimed: item)) }
-        guard case .number(let n)? = result["pending"], let pending = n.exactInt else {
-            throw DaemonAnswerError("relay.claim's answer has no \"pending\" count")
+        let claim: RelayClaim.Result
+        do throws(FlowViewError) {
+            claim = try RelayClaim.Result(json: result)
+        } catch {
+            throw DaemonAnswerError("\(RelayClaim.method.rawValue)'s answer: \(error)")
         }
-        self.init(reports: reports, pending: pending)
+        var reports: [ClaimedReport] = []
+        reports.reserveCapacity(claim.reports.count)
+        for item in claim.reports { reports.append(try ClaimedReport(item)) }
+        self.init(reports: reports, pending: claim.pending)
     }
 }
 

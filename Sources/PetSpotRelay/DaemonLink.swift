@@ -50,22 +50,24 @@ public final class DaemonLink: Sendable {
     }
 
     public func claim(limit: Int) async throws -> ClaimBatch {
-        let result = try await call("relay.claim", ["limit": .int(limit)])
+        let result = try await call(RelayClaim.method.rawValue, RelayClaim.Params(limit: limit).json)
         return try ClaimBatch(result: result)
     }
 
     /// Marks reports delivered; the daemon has made that durable when this returns.
     @discardableResult
     public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
-        let result = try await call("relay.ack", ["reportIds": .array(ids.map { .string($0) })])
-        guard case .number(let d)? = result["delivered"], let delivered = d.exactInt,
-              case .number(let a)? = result["alreadyDelivered"], let already = a.exactInt
-        else { throw DaemonAnswerError("relay.ack's answer has no delivered and alreadyDelivered counts") }
-        return (delivered, already)
+        let result = try await call(RelayAck.method.rawValue, RelayAck.Params(reportIds: ids).json)
+        do throws(FlowViewError) {
+            let ack = try RelayAck.Result(json: result)
+            return (ack.delivered, ack.alreadyDelivered)
+        } catch {
+            throw DaemonAnswerError("\(RelayAck.method.rawValue)'s answer: \(error)")
+        }
     }
 
     public func status() async throws -> RelayDaemonStatus {
-        try RelayDaemonStatus(result: try await call("relay.status"))
+        try RelayDaemonStatus(result: try await call(RelayStatus.method.rawValue))
     }
 
     /// One call on the link's thread; a failed connection is dropped so that the next call
@@ -150,20 +152,14 @@ public struct DaemonRefused: Error, Sendable, CustomStringConvertible {
 }
 
 /// `relay.status`'s answer.
-public struct RelayDaemonStatus: Sendable, Equatable {
-    public let pending: Int
-    public let claimed: Int
-    public let delivered: Int
-    public let lastDeliveredAt: String?
+public typealias RelayDaemonStatus = RelayStatus.Result
 
+extension RelayStatus.Result {
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        func count(_ key: String) throws(DaemonAnswerError) -> Int {
-            guard case .number(let n)? = result[key], let i = n.exactInt else { throw DaemonAnswerError("relay.status's answer has no \"\(key)\" count") }
-            return i
+        do throws(FlowViewError) {
+            try self.init(json: result)
+        } catch {
+            throw DaemonAnswerError("\(RelayStatus.method.rawValue)'s answer: \(error)")
         }
-        pending = try count("pending")
-        claimed = try count("claimed")
-        delivered = try count("delivered")
-        lastDeliveredAt = result["lastDeliveredAt"]?.stringValue
     }
 }

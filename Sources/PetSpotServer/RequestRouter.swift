@@ -368,20 +368,16 @@ public struct RequestRouter: Sendable {
                 }
                 // Another claim may have taken some of them meanwhile: those are left out.
                 let taken = Set(claims.take(candidates.map(\.report.id), for: .seconds(relay.claimTimeoutSeconds)))
-                var reports: [JSONValue] = []
+                var reports: [RelayClaim.Item] = []
                 for candidate in candidates where taken.contains(candidate.report.id) {
-                    reports.append([
-                        "report": try ReportJSON.encode(candidate.report),
-                        "ownerUid": .int(Int(candidate.report.ownerUID)),
-                        "photo": candidate.photo.map { photo in
-                            ["mediaType": .string(photo.mediaType), "sha256": .string(photo.sha256),
-                             "data": .string(Data(photo.data).base64EncodedString())]
-                        } ?? .null,
-                    ])
+                    reports.append(RelayClaim.Item(
+                        report: try ReportJSON.object(candidate.report), ownerUID: Int(candidate.report.ownerUID),
+                        photo: candidate.photo.map { photo in
+                            RelayClaim.Photo(mediaType: photo.mediaType, sha256: photo.sha256, base64: Data(photo.data).base64EncodedString())
+                        }))
                 }
                 let counts = try await Self.storeCall { () async throws(ReportStoreError) in try await store.deliveryCounts() }
-                return .success(["reports": .array(reports), "claimTimeoutSeconds": .int(relay.claimTimeoutSeconds),
-                                 "pending": .int(counts.pending)])
+                return .success(RelayClaim.Result(reports: reports, claimTimeoutSeconds: relay.claimTimeoutSeconds, pending: counts.pending).json)
             } catch {
                 return .failure(error)
             }
@@ -406,7 +402,7 @@ public struct RequestRouter: Sendable {
                     throw RPCError(.storageFailed, "the reports database failed: \(error.clientMessage)")
                 }
                 services.relayClaims.release(ids)
-                return .success(["delivered": .int(marking.delivered), "alreadyDelivered": .int(marking.alreadyDelivered)])
+                return .success(RelayAck.Result(delivered: marking.delivered, alreadyDelivered: marking.alreadyDelivered).json)
             } catch {
                 return .failure(error)
             }
@@ -419,8 +415,8 @@ public struct RequestRouter: Sendable {
         return .pending {
             do throws(RPCError) {
                 let counts = try await Self.storeCall { () async throws(ReportStoreError) in try await store.deliveryCounts() }
-                return .success(["pending": .int(counts.pending), "claimed": .int(claims.count),
-                                 "delivered": .int(counts.delivered), "lastDeliveredAt": .optional(counts.lastDeliveredAt)])
+                return .success(RelayStatus.Result(pending: counts.pending, claimed: claims.count, delivered: counts.delivered,
+                                                   lastDeliveredAt: counts.lastDeliveredAt).json)
             } catch {
                 return .failure(error)
             }
@@ -443,6 +439,10 @@ public struct RequestRouter: Sendable {
 /// A stored report as the protocol shows it.
 enum ReportJSON {
     static func encode(_ report: StoredReport) throws(RPCError) -> JSONValue {
+        .object(try object(report))
+    }
+
+    static func object(_ report: StoredReport) throws(RPCError) -> JSONObject {
         let values: JSONValue
         do {
             values = try JSONParser.parse(report.valuesJSON)

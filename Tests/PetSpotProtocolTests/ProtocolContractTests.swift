@@ -57,4 +57,21 @@ struct ProtocolContractTests {
         let methods = headings.filter { $0.contains(".") && !$0.contains(" ") }
         #expect(Set(methods) == Set(ProtocolContract.methods.map(\.method.rawValue)))
     }
+
+    @Test("the relay methods' results read back as written, in the wire's member order")
+    func relayRoundTrip() throws {
+        let claim = RelayClaim.Result(reports: [
+            .init(report: ["id": "r1", "flowId": "f1"], ownerUID: 1000, photo: nil),
+            .init(report: ["id": "r2"], ownerUID: 0, photo: .init(mediaType: "image/png", sha256: "ab", base64: "iVBO")),
+        ], claimTimeoutSeconds: 60, pending: 2)
+        #expect(try RelayClaim.Result(json: claim.json) == claim)
+        #expect(JSONWriter.string(claim.json) == #"{"reports":[{"report":{"id":"r1","flowId":"f1"},"ownerUid":1000,"photo":null},{"report":{"id":"r2"},"ownerUid":0,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],"claimTimeoutSeconds":60,"pending":2}"#)
+        let ack = RelayAck.Result(delivered: 1, alreadyDelivered: 0)
+        #expect(try RelayAck.Result(json: ack.json) == ack)
+        #expect(JSONWriter.string(.object(RelayAck.Params(reportIds: ["r1"]).json)) == #"{"reportIds":["r1"]}"#)
+        let status = RelayStatus.Result(pending: 0, claimed: 0, delivered: 1, lastDeliveredAt: nil)
+        #expect(try RelayStatus.Result(json: status.json) == status)
+        #expect(JSONWriter.string(status.json) == #"{"pending":0,"claimed":0,"delivered":1,"lastDeliveredAt":null}"#)
+        #expect(RelayClaim.Params().json.isEmpty)
+    }
 }

@@ -25,14 +25,17 @@ struct ClaimBatchTests {
         #expect(batch.reports[1].submittedAt == "2026-11-21T13:08:00Z")
     }
 
-    @Test("answers that break the contract are refused by name", arguments: [
-        (#"{"pending":0}"#, "relay.claim's answer has no \"reports\" array"),
-        (#"{"reports":[]}"#, "relay.claim's answer has no \"pending\" count"),
-        (#"{"reports":[{"photo":null}],"pending":0}"#, "a claimed report has no \"report\" object"),
-        (#"{"reports":[{"report":{"submittedAt":"x"}}],"pending":0}"#, "a claimed report has no id"),
-        (#"{"reports":[{"report":{"id":"r"}}],"pending":0}"#, "report r has no submittedAt"),
-        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"photo":{"mediaType":"image/png"}}],"pending":0}"#, "report r has a photo without mediaType, sha256 or data"),
-        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"photo":"abc"}],"pending":0}"#, "report r has a photo that is a string, not an object or null"),
+    @Test("answers that break the contract are refused, naming the member at fault", arguments: [
+        (#"{"claimTimeoutSeconds":60,"pending":0}"#, "relay.claim's answer: result.reports is missing"),
+        (#"{"reports":[],"claimTimeoutSeconds":60}"#, "relay.claim's answer: result.pending is missing"),
+        (#"{"reports":[],"claimTimeoutSeconds":60,"pending":"0"}"#, "relay.claim's answer: result.pending must be a whole number, not a string"),
+        (#"{"reports":[{"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#, "relay.claim's answer: result.reports[0].report is missing"),
+        (#"{"reports":[{"report":{"submittedAt":"x"},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#, "a claimed report has no id"),
+        (#"{"reports":[{"report":{"id":"r"},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#, "report r has no submittedAt"),
+        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"ownerUid":1,"photo":{"mediaType":"image/png","sha256":"ab"}}],"claimTimeoutSeconds":60,"pending":0}"#,
+         "relay.claim's answer: result.reports[0].photo.data is missing"),
+        (#"{"reports":[{"report":{"id":"r","submittedAt":"x"},"ownerUid":1,"photo":"abc"}],"claimTimeoutSeconds":60,"pending":0}"#,
+         "relay.claim's answer: result.reports[0].photo must be an object, not a string"),
     ])
     func refused(_ text: String, _ message: String) throws {
         let result = try JSONParser.parse(Array(text.utf8))
