@@ -11,20 +11,9 @@ public struct ClaimedReport: Sendable, Equatable {
     public let report: JSONValue
     public let photo: Photo?
 
-    public struct Photo: Sendable, Equatable {
-        public let mediaType: String
-        /// Lower-case hex SHA-256 of the bytes, as the daemon computed it.
-        public let sha256: String
-        /// The bytes, base64 as the daemon sent them: PostgreSQL decodes them (decode(…, 'base64')),
-        /// so a batch of photos is never held twice in the relay.
-        public let base64: String
-
-        public init(mediaType: String, sha256: String, base64: String) {
-            self.mediaType = mediaType
-            self.sha256 = sha256
-            self.base64 = base64
-        }
-    }
+    /// The photo as claimed: its bytes stay base64 as the daemon sent them, and PostgreSQL
+    /// decodes them (decode(…, 'base64')), so a batch of photos is never held twice here.
+    public typealias Photo = RelayClaim.Photo
 
     public init(id: String, submittedAt: String, report: JSONValue, photo: Photo?) {
         self.id = id
@@ -40,7 +29,7 @@ public struct ClaimedReport: Sendable, Equatable {
         guard let submittedAt = report["submittedAt"]?.stringValue else { throw DaemonAnswerError("report \(id) has no submittedAt") }
         report["delivery"] = nil
         self.init(id: id, submittedAt: submittedAt, report: .object(report),
-                  photo: item.photo.map { Photo(mediaType: $0.mediaType, sha256: $0.sha256, base64: $0.base64) })
+                  photo: item.photo)
     }
 }
 
