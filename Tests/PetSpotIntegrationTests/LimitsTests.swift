@@ -194,7 +194,12 @@ struct LimitsTests {
         while Date().timeIntervalSince(start) < window { usleep(50_000) }
         let busy = (try cpuSeconds(of: pid) - cpuBefore) / Date().timeIntervalSince(start)
         #expect(busy < 0.25, "the daemon used \(Int(busy * 100)) % of a core while it could not accept")
-        #expect(daemon.log.components(separatedBy: "cannot accept connections").count == 2, "one line per episode")
+        // One line when an episode begins, however many accepts fail in it; a descriptor the
+        // daemon frees for a moment (and takes again) may end one episode and begin another,
+        // but then "accepting connections again" says so in between.
+        let episodes = daemon.log.components(separatedBy: "cannot accept connections").count - 1
+        let ended = daemon.log.components(separatedBy: "accepting connections again").count - 1
+        #expect(episodes == ended + 1, "one line per episode:\n\(daemon.log)")
 
         // Clients that got their answer leave, which frees descriptors for those still waiting;
         // each of those gets an answer (or, refused, the end of the connection) in turn.
