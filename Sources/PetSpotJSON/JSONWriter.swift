@@ -71,17 +71,20 @@ public enum JSONWriter {
     }
 
     private static func writeEscaped(_ s: String, into out: inout [UInt8]) {
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
-            }
+        for b in s.utf8 { writeEscaped(byte: b, into: &out) }
+    }
+
+    @inline(__always)
+    private static func writeEscaped(byte b: UInt8, into out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x00..<0x20, 0x7F:
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+        default: out.append(b)
         }
     }
 
@@ -91,8 +94,10 @@ public enum JSONWriter {
             case 0x80...0x9F, 0x2028, 0x2029:
                 let v = Int(scalar.value)
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[v >> 12], hex[(v >> 8) & 0xF], hex[(v >> 4) & 0xF], hex[v & 0xF]])
+            case 0..<0x80:
+                writeEscaped(byte: UInt8(scalar.value), into: &out)
             default:
-                writeEscaped(String(scalar), into: &out)
+                out.append(contentsOf: UTF8.encode(scalar)!)
             }
         }
     }

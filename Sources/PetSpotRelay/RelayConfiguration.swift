@@ -45,10 +45,11 @@ public struct RelayConfiguration: Sendable, Equatable {
     public static func withCredentialPassword(_ url: PostgresURL, credentialsDirectory: String?) throws(RelayConfigurationError) -> PostgresURL {
         guard let credentialsDirectory, !credentialsDirectory.isEmpty else { return url }
         let path = credentialsDirectory + "/" + passwordCredential
-        guard access(path, F_OK) == 0 else { return url }
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readFile(path)
+        } catch where error.errno == ENOENT {
+            return url
         } catch {
             throw RelayConfigurationError("the credential \(passwordCredential): cannot read \(path): \(SystemError.reason(error))")
         }

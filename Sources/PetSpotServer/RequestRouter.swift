@@ -89,7 +89,7 @@ public struct RequestRouter: Sendable {
             switch method {
             case .rpcDiscover:
                 try params.finish()
-                return .done(.success(ProtocolContract.openRPC(version: petspotdVersion, relay: isRelay)))
+                return .done(.success(isRelay ? Self.relayDocument : Self.document))
             case .daemonInfo: return try daemonInfo(&params)
             case .speciesList: return .done(.success(try speciesList(&params)))
             case .flowStart: return .done(.success(try flowStart(&params, peer)))
@@ -115,6 +115,10 @@ public struct RequestRouter: Sendable {
     }
 
     // MARK: daemon
+
+    /// rpc.discover's answers: fixed for a build, so made once rather than on every call.
+    static let document = ProtocolContract.openRPC(version: petspotdVersion, relay: false)
+    static let relayDocument = ProtocolContract.openRPC(version: petspotdVersion, relay: true)
 
     private func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> Reply {
         try p.finish()
