@@ -22,17 +22,20 @@ let package = Package(
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
-        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
-        // JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view, and the way sizes
-        // and chip numbers are written for people: what daemon and client both read and write.
-        .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON"]),
+        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotViews"]),
+        // What a screen shows, free of the wire: the flow view's values, where a setting is, and
+        // the way sizes and chip numbers are written for people. The flow builds them; clients draw them.
+        .target(name: "PetSpotViews", dependencies: ["PetSpotJSON"]),
+        // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view's JSON, and
+        // the contract of every method: what daemon and clients both read and write.
+        .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
         .target(name: "PetSpotSystem"),
         // libgps, the gpsd client library, behind a small shim (Sources/CGPS/petspot_gps.h).
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The location service and its providers.
         .target(name: "PetSpotLocation", dependencies: [
-            "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "CGPS",
+            "PetSpotFlow", "PetSpotViews", "PetSpotSystem", "CGPS",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -46,7 +49,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -59,14 +62,14 @@ let package = Package(
         // and the relay's.
         .target(name: "PetSpotLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
-        .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol"]),
+        .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol", "PetSpotViews"]),
         .executableTarget(name: "petspotd", dependencies: [
             "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
@@ -75,7 +78,7 @@ let package = Package(
         // Its own code needs only FoundationEssentials, but PostgresNIO imports Foundation, so
         // petspot-relay (unlike petspotd) links Foundation and its ICU data.
         .target(name: "PetSpotRelay", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -97,11 +100,11 @@ let package = Package(
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
 
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
-        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
-        .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
+        .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotViews", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
         .testTarget(name: "PetSpotLocationTests", dependencies: [
-            "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem",
+            "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
@@ -120,7 +123,7 @@ let package = Package(
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSystem", "petspotd", "petspot",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "petspotd", "petspot",
             "PetSpotRelay", "petspot-relay", "PetSpotFlow",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,4 +1,4 @@
-import PetSpotProtocol
+import PetSpotViews
 
 /// A microchip number as the chip step keeps it: up to 15 ASCII digits, leading zeros kept.
 ///

@@ -1,5 +1,5 @@
 import PetSpotJSON
-import PetSpotProtocol
+import PetSpotViews
 
 /// One "report a missing pet" flow: its step, its values and what its screen says.
 ///

@@ -1,5 +1,5 @@
 import PetSpotJSON
-import PetSpotProtocol
+import PetSpotViews
 
 /// What the location service answered to one request.
 public enum LocationOutcome: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import PetSpotJSON
-import PetSpotProtocol
+import PetSpotViews
 
 /// Draws the `screen` of an active flow's view. The screen is a function of the flow's state,
 /// the environment and the locale, so a client needs no copy of the rules to draw it.

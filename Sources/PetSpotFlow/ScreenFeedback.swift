@@ -1,4 +1,4 @@
-import PetSpotProtocol
+import PetSpotViews
 
 /// What a screen shows about the person's last actions rather than about the stored values.
 /// It belongs to one visit of a step and is reset when the step changes.

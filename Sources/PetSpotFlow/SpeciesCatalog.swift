@@ -1,5 +1,5 @@
 import PetSpotJSON
-import PetSpotProtocol
+import PetSpotViews
 
 /// The curated list of species a report may name, in the order a person should see them.
 public struct SpeciesCatalog: Sendable {
@@ -84,13 +84,9 @@ public struct SpeciesCatalog: Sendable {
         indexByID[id].map { species[$0].name(in: locale) }
     }
 
-    /// The answer of `species.list`: `{"species": [{"id", "name"}, ...]}`.
-    public func json(locale: FlowLocale) -> JSONValue {
-        ["species": .array(options(locale: locale).map(\.json))]
-    }
-
-    /// `[{"id", "name"}]` in list order, for the species field of the description step.
-    func options(locale: FlowLocale) -> [FlowView.Option] {
+    /// The species in list order, in the locale's words: `species.list` and the species field
+    /// of the description step.
+    public func options(locale: FlowLocale) -> [FlowView.Option] {
         species.map { FlowView.Option(id: $0.id, name: $0.name(in: locale)) }
     }
 

@@ -1,4 +1,4 @@
-import PetSpotProtocol
+import PetSpotViews
 
 extension StringCatalog {
     public static let english = StringCatalog(

@@ -1,4 +1,4 @@
-import PetSpotProtocol
+import PetSpotViews
 
 /// Every user-facing string of the flow, in one language.
 ///

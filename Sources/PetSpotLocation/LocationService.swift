@@ -1,7 +1,7 @@
 import PetSpotFlow
 import PetSpotJSON
-import PetSpotProtocol
 import PetSpotSystem
+import PetSpotViews
 
 /// "Where are we now?" for the daemon: asks the configured providers in order and turns their
 /// answers into the outcome a client shows.

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 // The flow view on the wire. The writer and the reader of each part stand side by side, so a
 // member added to one is seen missing from the other; FlowViewRoundTripTests holds them to
@@ -98,7 +99,8 @@ extension FlowView {
     /// over; a member it needs that is missing or of the wrong type is an error naming it.
     public init(json: JSONValue) throws(FlowViewError) {
         let flow = try WireObject(json, at: "flow")
-        id = try flow.string("id")
+        let id = try flow.string("id")
+        let state: State
         switch try flow.string("state") {
         case "active":
             state = .active(Active(
@@ -113,6 +115,7 @@ extension FlowView {
         case let other:
             throw FlowViewError(at: flow.path("state"), "must be \"active\", \"completed\" or \"cancelled\", not \"\(other)\"")
         }
+        self.init(id: id, state: state)
     }
 }
 

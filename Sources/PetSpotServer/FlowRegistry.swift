@@ -1,5 +1,4 @@
 import PetSpotFlow
-import PetSpotProtocol
 import PetSpotSystem
 import NIOConcurrencyHelpers
 import NIOCore
@@ -123,22 +122,22 @@ public final class FlowRegistry: Sendable {
     public var keptViewBytes: Int { table.withLockedValue { $0.keptViewBytes } }
 
     /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
-    public func start(_ flow: Flow, owner: UInt32) throws(RPCError) -> Flow {
+    public func start(_ flow: Flow, owner: UInt32) throws(FlowRegistryError) -> Flow {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
-        try table.withLockedValue { table in Result { () throws(RPCError) -> Flow in
+        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Flow in
             // The clock is read under the lock, so times in the table only move forward.
             let now = clock.now
             if table.activeCount >= table.limits.maxFlows, table.lastSweep.map({ now.elapsed(since: $0) >= .seconds(1) }) ?? true {
                 Self.sweep(&table, now: now)
             }
             guard table.activeCount < table.limits.maxFlows else {
-                throw RPCError.limitExceeded("limits.maxFlows", max: table.limits.maxFlows,
-                                             "the daemon holds its maximum of \(table.limits.maxFlows) open flows; try again later")
+                throw .limitReached(setting: "limits.maxFlows", max: table.limits.maxFlows,
+                                    message: "the daemon holds its maximum of \(table.limits.maxFlows) open flows; try again later")
             }
             let active = table.activeByOwner[owner, default: 0]
             guard active < table.limits.maxFlowsPerUser else {
-                throw RPCError.limitExceeded("limits.maxFlowsPerUser", max: table.limits.maxFlowsPerUser,
-                                             "you have \(active) open flows, the most one user may have; finish or cancel one first")
+                throw .limitReached(setting: "limits.maxFlowsPerUser", max: table.limits.maxFlowsPerUser,
+                                    message: "you have \(active) open flows, the most one user may have; finish or cancel one first")
             }
             table.entries[flow.id] = Entry(flow: flow, owner: owner, lastUsed: now)
             table.activeByOwner[owner] = active + 1
@@ -150,9 +149,9 @@ public final class FlowRegistry: Sendable {
     /// Runs `body` on the caller's flow. A flow that is missing, expired, cancelled or owned by
     /// another user answers `flowNotFound`: to that caller it does not exist. A flow that
     /// becomes cancelled is removed.
-    public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
+    public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(FlowRegistryError) -> R {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
-        try table.withLockedValue { table in Result { () throws(RPCError) -> R in
+        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> R in
             let now = clock.now
             var entry = try Self.live(id, owner: owner, now: now, in: &table)
             let wasActive = entry.flow.state == .active
@@ -161,13 +160,13 @@ public final class FlowRegistry: Sendable {
             do throws(FlowError) {
                 result = try body(&entry.flow)
             } catch {
-                throw Self.rpcError(error)
+                throw .flow(error)
             }
             // The change is kept only within the photo budget; otherwise the flow stays as it was.
             let photoAfter = entry.flow.photoBytes
             if photoAfter > photoBefore, table.photoBytes - photoBefore + photoAfter > table.limits.maxPhotoBytesInMemory {
-                throw RPCError.limitExceeded("limits.maxPhotoBytesInMemory", max: table.limits.maxPhotoBytesInMemory,
-                                             "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
+                throw .limitReached(setting: "limits.maxPhotoBytesInMemory", max: table.limits.maxPhotoBytesInMemory,
+                                    message: "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
             }
             table.photoBytes += photoAfter - photoBefore
             entry.lastUsed = now
@@ -201,10 +200,10 @@ public final class FlowRegistry: Sendable {
     /// settings are of `generation`; otherwise `render` writes it from a copy of the flow, outside
     /// the lock, and says which settings generation it used.
     public func renderedView(_ id: String, owner: UInt32, generation: UInt64,
-                             render: (Flow) -> (bytes: [UInt8], generation: UInt64)) throws(RPCError) -> [UInt8]
+                             render: (Flow) -> (bytes: [UInt8], generation: UInt64)) throws(FlowRegistryError) -> [UInt8]
     {
         enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
-        let found = try table.withLockedValue { table in Result { () throws(RPCError) -> Found in
+        let found = try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Found in
             let now = clock.now
             // In place, by index: one lookup, and the entry (the whole flow) is neither copied out
             // nor stored back, as `live` does for `withFlow`, which must be able to undo a change.
@@ -258,7 +257,7 @@ public final class FlowRegistry: Sendable {
 
     /// The caller's entry; a missing one, another user's, or one idle past the timeout (which
     /// goes) is `flowNotFound`.
-    private static func live(_ id: String, owner: UInt32, now: DaemonInstant, in table: inout Table) throws(RPCError) -> Entry {
+    private static func live(_ id: String, owner: UInt32, now: DaemonInstant, in table: inout Table) throws(FlowRegistryError) -> Entry {
         guard let entry = table.entries[id], entry.owner == owner else {
             throw notFound(id)
         }
@@ -280,15 +279,8 @@ public final class FlowRegistry: Sendable {
         }
     }
 
-    static func notFound(_ id: String) -> RPCError {
-        RPCError(.flowNotFound, "no flow \"\(id)\": it never existed, was cancelled, expired, or belongs to another user", parameter: "flowId")
-    }
-
-    static func rpcError(_ error: FlowError) -> RPCError {
-        switch error {
-        case .wrongStep(let message): RPCError(.wrongStep, message)
-        case .invalidParams(let message, let parameter): RPCError(.invalidParams, message, parameter: parameter)
-        }
+    static func notFound(_ id: String) -> FlowRegistryError {
+        .flowNotFound(id: id)
     }
 }
 

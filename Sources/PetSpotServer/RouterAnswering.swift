@@ -3,7 +3,7 @@ import NIOCore
 import PetSpotJSON
 import PetSpotProtocol
 
-/// The daemon's answers: each line parsed and routed by `RequestContext`, on the event loop
+/// The daemon's answers: each line through `RequestContext.respond(line:)`, on the event loop
 /// when it only touches memory, in a task when it waits (location, disk, photo) or is long.
 struct RouterAnswering: LineAnswering {
     /// Lines at least this long are parsed and answered off the event loop: parsing and
@@ -22,16 +22,19 @@ struct RouterAnswering: LineAnswering {
             let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
                                  details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
             router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
-            return .now(RequestContext.line(RPCResponse.failure(id: .null, error).json))
+            return .now(AnswerLine.failure(error))
         case .line(let line):
             let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining)
             if line.readableBytes >= Self.offloadLineBytes {
-                let bytes = Array(line.readableBytesView)
-                return .later(eventLoop.makeFutureWithTask { await request.answer(line: bytes) })
+                // The line is a slice of the decoder's buffer, which goes on filling while the task
+                // runs: a copy of its own lets that buffer be reused instead of copied whole.
+                var own = ByteBufferAllocator().buffer(capacity: line.readableBytes)
+                own.writeImmutableBuffer(line)
+                return .later(eventLoop.makeFutureWithTask { [own] in await request.respond(line: own).value })
             }
-            switch request.start(line: line) {
-            case .answered(let answer): return .now(answer)
-            case .waiting(let rest): return .later(eventLoop.makeFutureWithTask(rest))
+            switch request.respond(line: line) {
+            case .now(let answer): return .now(answer)
+            case .later(let work): return .later(eventLoop.makeFutureWithTask(work))
             }
         }
     }

@@ -1,5 +1,6 @@
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 
 /// A stored report (`{id, flowId, submittedAt, values, delivery}`) read for the `reports` commands.
 struct ReportRecord {

@@ -1,6 +1,7 @@
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 
 /// Walks a person through one report: shows each screen the daemon describes, sends what the
 /// person types with `flow.update`, and shows what comes back. The loop knows prompts and

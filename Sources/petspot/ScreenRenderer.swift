@@ -1,4 +1,5 @@
 import PetSpotProtocol
+import PetSpotViews
 
 /// Turns the daemon's flow view into text: a whole redrawn screen on a terminal, or plain
 /// lines a script can log. It shows what the view says and nothing else; the only words of

@@ -1,5 +1,6 @@
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 import Testing
 
 @testable import PetSpotFlow

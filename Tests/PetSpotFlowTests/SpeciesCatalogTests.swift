@@ -24,8 +24,8 @@ struct SpeciesCatalogTests {
             {"species": [{"id": "dog", "names": {"en": "Dog", "pl": "Pies"}},
                          {"id": "cat", "names": {"pl": "Kot", "en": "Cat"}}]}
             """#))
-        #expect(catalog.json(locale: .pl) == ["species": [["id": "dog", "name": "Pies"], ["id": "cat", "name": "Kot"]]])
-        #expect(catalog.json(locale: .en) == ["species": [["id": "dog", "name": "Dog"], ["id": "cat", "name": "Cat"]]])
+        #expect(catalog.options(locale: .pl) == [.init(id: "dog", name: "Pies"), .init(id: "cat", name: "Kot")])
+        #expect(catalog.options(locale: .en) == [.init(id: "dog", name: "Dog"), .init(id: "cat", name: "Cat")])
         #expect(catalog.name(of: "cow", locale: .en) == nil)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 import Testing
 
 @testable import PetSpotFlow

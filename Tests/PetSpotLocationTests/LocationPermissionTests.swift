@@ -2,6 +2,7 @@ import PetSpotFlow
 import PetSpotProtocol
 import PetSpotSystem
 @testable import PetSpotLocation
+import PetSpotViews
 import Testing
 
 /// A fixed account database: alice (1000) is in group field (2000), bob (1001) is not.

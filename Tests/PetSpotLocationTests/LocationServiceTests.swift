@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotProtocol
 import PetSpotSystem
 @testable import PetSpotLocation
+import PetSpotViews
 import Synchronization
 import Testing
 

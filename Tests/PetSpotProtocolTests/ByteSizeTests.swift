@@ -1,4 +1,5 @@
 import PetSpotProtocol
+import PetSpotViews
 import Testing
 
 @Suite("Sizes as a person reads them")

@@ -1,5 +1,6 @@
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 import Testing
 
 @Suite("Flow view on the wire")

@@ -16,46 +16,7 @@ import Testing
 /// flow, `flow.get` answers the flow as it is now.
 @Suite("flow.get answers")
 struct FlowGetAnswerTests {
-    /// Flow ids are "flow-a", "flow-b", … in the order the flows start.
-    final class InProcess: Sendable {
-        let services: DaemonServices
-        let router: RequestRouter
-        let directory: URL
-        let peer = Peer(pid: 1, uid: 1000, gid: 1000)
-
-        init() async throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-flowget-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
-            let clock = DaemonClock.manual(ManualTime())
-            let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
-            let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))
-            let settings = RuntimeSettings(configuration: DaemonConfiguration(),
-                                           location: LocationService(providers: [], settingsFile: "f", clock: clock),
-                                           species: species, calendar: try #require(LocalCalendar(zone: "UTC")))
-            let next = IDCounter()
-            services = DaemonServices(settings: settings,
-                                      registry: FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
-                                      store: store, clock: clock,
-                                      makeID: { "flow-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8(next.next()))) })
-            router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))
-        }
-
-        /// The answer line the daemon writes for `line` (without its newline).
-        func answer(_ line: String) throws -> String {
-            let context = RequestContext(router: router, peer: peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false)
-            guard case .answered(let bytes) = context.start(line: ByteBuffer(string: line)) else {
-                Issue.record("\(line) did not answer at once")
-                return ""
-            }
-            return String(buffer: try #require(bytes))
-        }
-
-        func close() async throws {
-            try await services.store.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
+    typealias InProcess = InProcessDaemon
 
     /// Written by a run of the daemon (TZ=UTC, its date set to the manual clock's) for the flows
     /// of `goldenBytes`. flow-b's race and description were stored until control characters in
@@ -147,10 +108,4 @@ struct FlowGetAnswerTests {
         #expect(reloaded == (try expected("a")))
         try await daemon.close()
     }
-}
-
-/// Hands out 0, 1, 2, … to any thread.
-final class IDCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
 }

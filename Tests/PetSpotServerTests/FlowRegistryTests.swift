@@ -149,7 +149,7 @@ struct FlowRegistryTests {
         #expect {
             _ = try flows.start(Flow(id: "d", locale: .en), owner: 1)
         } throws: { error in
-            (error as? RPCError)?.kind == .limitExceeded && (error as? RPCError)?.details["limit"] == "limits.maxFlowsPerUser"
+            if case .limitReached("limits.maxFlowsPerUser", 2, _) = error as? FlowRegistryError { true } else { false }
         }
         try flows.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }
         _ = try flows.start(Flow(id: "d", locale: .en), owner: 1)
@@ -164,7 +164,7 @@ struct FlowRegistryTests {
         #expect {
             _ = try flows.start(Flow(id: "c", locale: .en), owner: 3)
         } throws: { error in
-            (error as? RPCError)?.details["limit"] == "limits.maxFlows"
+            if case .limitReached("limits.maxFlows", 2, _) = error as? FlowRegistryError { true } else { false }
         }
         clock.advance(by: .seconds(11))
         _ = try flows.start(Flow(id: "c", locale: .en), owner: 3)
@@ -181,7 +181,7 @@ struct FlowRegistryTests {
         #expect(flows.activeCount == 0)
         _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
         _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
-        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "c", locale: .en), owner: 3) }
+        #expect(throws: FlowRegistryError.self) { _ = try flows.start(Flow(id: "c", locale: .en), owner: 3) }
         // A completed flow still answers with its report's id.
         #expect(try flows.withFlow("f99", owner: 1) { $0.reportID } == "r99")
     }
@@ -224,10 +224,10 @@ struct FlowRegistryTests {
         _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
         clock.advance(by: .milliseconds(9_500))
         // Full: a sweep runs now, but "a" is not idle long enough yet.
-        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
+        #expect(throws: FlowRegistryError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
         clock.advance(by: .milliseconds(600))
         // "a" has expired, but the last sweep was under a second ago: still refused.
-        #expect(throws: RPCError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
+        #expect(throws: FlowRegistryError.self) { _ = try flows.start(Flow(id: "b", locale: .en), owner: 2) }
         clock.advance(by: .milliseconds(400))
         _ = try flows.start(Flow(id: "b", locale: .en), owner: 2)
         #expect(flows.count == 1)
@@ -241,14 +241,14 @@ struct FlowRegistryTests {
         #expect(flows.count == 0)
     }
 
-    @Test("a rule's refusal becomes the protocol error and changes nothing")
+    @Test("a rule's refusal comes out as the flow's own error and changes nothing")
     func flowErrors() throws {
         let flows = registry()
         _ = try flows.start(Flow(id: "a", locale: .en), owner: 1)
         #expect {
             try flows.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.checkSubmittable() }
         } throws: { error in
-            (error as? RPCError)?.kind == .wrongStep
+            if case .flow(.wrongStep) = error as? FlowRegistryError { true } else { false }
         }
         #expect(try flows.withFlow("a", owner: 1) { $0.step } == .chip)
     }
@@ -281,7 +281,7 @@ struct PhotoBudgetTests {
         #expect {
             try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
         } throws: { error in
-            (error as? RPCError)?.details["limit"] == "limits.maxPhotoBytesInMemory"
+            if case .limitReached("limits.maxPhotoBytesInMemory", 300, _) = error as? FlowRegistryError { true } else { false }
         }
         #expect(try registry.withFlow("b", owner: 2) { $0.values.photo?.data.count } == 100)
         // A smaller photo always fits; cancelling gives the bytes back.

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 /// The shapes several methods share, kept once under `components/schemas` of the OpenRPC
 /// document and referred to by name.

@@ -1,0 +1,58 @@
+import PetSpotFlow
+import PetSpotProtocol
+import PetSpotStore
+
+// Every domain error becomes the error a client sees here, and nowhere else: the flow's rules,
+// the flow registry and the report store know nothing of the wire.
+
+extension RPCError {
+    init(_ error: FlowError) {
+        switch error {
+        case .wrongStep(let message): self.init(.wrongStep, message)
+        case .invalidParams(let message, let parameter): self.init(.invalidParams, message, parameter: parameter)
+        }
+    }
+
+    init(_ error: FlowRegistryError) {
+        switch error {
+        case .flowNotFound(let id):
+            self.init(.flowNotFound, "no flow \"\(id)\": it never existed, was cancelled, expired, or belongs to another user", parameter: "flowId")
+        case .limitReached(let setting, let max, let message):
+            self = .limitExceeded(setting, max: max, message)
+        case .flow(let error):
+            self.init(error)
+        }
+    }
+
+    /// `reportIds` and `cursor` name what the client sent that the store found wrong.
+    init(_ error: ReportStoreError) {
+        switch error.kind {
+        case .invalidCursor:
+            self.init(.invalidParams, "\"cursor\" is not one this daemon gave out", parameter: "cursor")
+        case .reportNotFound:
+            self.init(.reportNotFound, "\"reportIds\": \(error.message); nothing was marked delivered", parameter: "reportIds")
+        default:
+            self.init(.storageFailed, "the reports database failed: \(error.clientMessage)")
+        }
+    }
+}
+
+extension FlowRegistry {
+    /// `withFlow`, failing with the error a client sees.
+    func answering<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
+        do throws(FlowRegistryError) {
+            return try withFlow(id, owner: owner, body)
+        } catch {
+            throw RPCError(error)
+        }
+    }
+}
+
+/// Runs a store call, failing with the error a client sees.
+func storeCall<T>(_ body: () async throws(ReportStoreError) -> T) async throws(RPCError) -> T {
+    do {
+        return try await body()
+    } catch {
+        throw RPCError(error)
+    }
+}

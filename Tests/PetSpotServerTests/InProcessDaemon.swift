@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import NIOCore
+import PetSpotFlow
+import PetSpotJSON
+import PetSpotLocation
+import PetSpotProtocol
+import PetSpotStore
+import PetSpotSystem
+@testable import PetSpotServer
+import Synchronization
+import Testing
+
+/// The daemon's request path in process, without a socket: a line in, the answer line out,
+/// through `RequestContext` and `RequestRouter` as a connection uses them, with a real report
+/// store in a temporary directory and a manual clock. Flow ids are "flow-a", "flow-b", … in
+/// the order the flows start (reports take ids from the same counter).
+final class InProcessDaemon: Sendable {
+    let services: DaemonServices
+    let router: RequestRouter
+    let directory: URL
+    let peer = Peer(pid: 1, uid: 1000, gid: 1000)
+    /// Members of this group are relays.
+    static let relayGroup: UInt32 = 990
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-inprocess-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
+        let clock = DaemonClock.manual(ManualTime())
+        let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
+        let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))
+        let settings = RuntimeSettings(configuration: DaemonConfiguration(),
+                                       location: LocationService(providers: [], settingsFile: "f", clock: clock),
+                                       species: species, calendar: try #require(LocalCalendar(zone: "UTC")),
+                                       relayGroupID: Self.relayGroup)
+        let next = IDCounter()
+        services = DaemonServices(settings: settings,
+                                  registry: FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
+                                  store: store, clock: clock,
+                                  makeID: { "flow-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8(next.next()))) })
+        router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))
+    }
+
+    private func context(_ peer: Peer?) -> RequestContext {
+        RequestContext(router: router, peer: peer ?? self.peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false)
+    }
+
+    /// The answer line for `line` (without its newline), which must be ready at once: it only
+    /// touches memory, so the daemon writes it on the event loop.
+    func answer(_ line: String, as peer: Peer? = nil) throws -> String {
+        guard case .now(let bytes) = context(peer).respond(line: ByteBuffer(string: line)) else {
+            Issue.record("\(line) did not answer at once")
+            return ""
+        }
+        return String(buffer: try #require(bytes))
+    }
+
+    /// The answer line for `line`, whether ready at once or later.
+    func answerAnyTime(_ line: String, as peer: Peer? = nil) async throws -> String {
+        String(buffer: try #require(await context(peer).respond(line: ByteBuffer(string: line)).value))
+    }
+
+    /// Calls `method` with `params` (request id 1) and gives the answer's result or error.
+    func call(_ method: RPCMethod, _ params: JSONObject = [:], as peer: Peer? = nil) async throws -> RPCResponse {
+        let line = JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": .string(method.rawValue), "params": .object(params)])
+        return try #require(RPCResponse(json: try JSONParser.parse(try await answerAnyTime(line, as: peer))))
+    }
+
+    func close() async throws {
+        try await services.store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Hands out 0, 1, 2, … to any thread.
+final class IDCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
+}
