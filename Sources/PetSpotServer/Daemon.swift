@@ -263,25 +263,8 @@ public final class Daemon: Sendable {
             logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error)"])
             return ["nothing: \(error)"]
         }
-        var notReloaded: [String] = []
         let old = current.configuration
-        if old.socketPath != configuration.socketPath { notReloaded.append("socket.path (restart to apply)") }
-        if old.socketMode != configuration.socketMode { notReloaded.append("socket.mode (restart to apply)") }
-        if old.databasePath != configuration.databasePath { notReloaded.append("database.path (restart to apply)") }
-        if old.databaseCheckAtStartMaxBytes != configuration.databaseCheckAtStartMaxBytes {
-            notReloaded.append("database.checkAtStartMaxBytes (restart to apply)")
-        }
-        if old.logLevel != configuration.logLevel { notReloaded.append("log.level (restart to apply)") }
-        if old.logFaultIntervalSeconds != configuration.logFaultIntervalSeconds {
-            notReloaded.append("log.faultIntervalSeconds (restart to apply)")
-        }
-        if old.releaseStartupPages != configuration.releaseStartupPages || old.releaseStartupPagesAfterSeconds != configuration.releaseStartupPagesAfterSeconds {
-            notReloaded.append("memory.releaseStartupPages, memory.releaseStartupPagesAfterSeconds (restart to apply)")
-        }
-        if old.eventLoopThreads != configuration.eventLoopThreads { notReloaded.append("server.eventLoopThreads (restart to apply)") }
-        if old.limits.drainTimeoutSeconds != configuration.limits.drainTimeoutSeconds {
-            notReloaded.append("limits.drainTimeoutSeconds (restart to apply)")
-        }
+        var notReloaded = DaemonConfiguration.restartOnlyChanges(from: old, to: configuration).map { "\($0) (restart to apply)" }
         if old.limits.flowIdleTimeoutSeconds != configuration.limits.flowIdleTimeoutSeconds {
             notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
         }

@@ -160,56 +160,87 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 }
 
 extension DaemonConfiguration {
-    /// The keys a file may hold, with how each is read. A key not listed here is refused,
-    /// so a typo never silently leaves a default in place.
-    private static let readers: [(key: String, read: @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void)] = [
-        ("socket.path", { c, v, r throws(ConfigurationError) in c.socketPath = try r.path(v) }),
-        ("socket.mode", { c, v, r throws(ConfigurationError) in c.socketMode = try r.fileMode(v) }),
-        ("database.path", { c, v, r throws(ConfigurationError) in c.databasePath = try r.path(v) }),
-        ("database.checkAtStartMaxBytes", { c, v, r throws(ConfigurationError) in c.databaseCheckAtStartMaxBytes = Int64(try r.int(v, 0...Int(Int64.max))) }),
-        ("species.file", { c, v, r throws(ConfigurationError) in c.speciesFile = try r.path(v) }),
-        ("timeZone", { c, v, r throws(ConfigurationError) in c.timeZone = try r.timeZone(v) }),
-        ("log.level", { c, v, r throws(ConfigurationError) in c.logLevel = try r.choice(v, LogLevel.self) }),
-        ("log.faultIntervalSeconds", { c, v, r throws(ConfigurationError) in c.logFaultIntervalSeconds = try r.int(v, 1...86_400) }),
-        ("location.enabled", { c, v, r throws(ConfigurationError) in c.locationEnabled = try r.bool(v) }),
-        ("location.providers", { c, v, r throws(ConfigurationError) in c.locationProviders = try r.providers(v) }),
-        ("location.gpsd.host", { c, v, r throws(ConfigurationError) in c.gpsdHost = try r.nonEmptyString(v) }),
-        ("location.gpsd.port", { c, v, r throws(ConfigurationError) in c.gpsdPort = try r.int(v, 1...65_535) }),
-        ("location.gpsd.reconnectMaxMs", { c, v, r throws(ConfigurationError) in c.gpsdReconnectMaxMs = try r.int(v, 100...3_600_000) }),
-        ("location.permission.allow", { c, v, r throws(ConfigurationError) in c.permissionAllow = try r.choice(v, PermissionAllow.self) }),
-        ("location.permission.users", { c, v, r throws(ConfigurationError) in c.permissionUsers = try r.names(v) }),
-        ("location.permission.groups", { c, v, r throws(ConfigurationError) in c.permissionGroups = try r.names(v) }),
-        ("location.simulated.mode", { c, v, r throws(ConfigurationError) in c.simulatedMode = try r.simulatedMode(v) }),
-        ("location.simulated.position", { c, v, r throws(ConfigurationError) in c.simulatedPosition = try r.position(v) }),
-        ("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
-        ("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
-        ("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
-        ("server.eventLoopThreads", { c, v, r throws(ConfigurationError) in c.eventLoopThreads = try r.int(v, 0...256) }),
-        ("memory.releaseStartupPages", { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
-        ("memory.releaseStartupPagesAfterSeconds", { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
-        ("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),
-        ("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
-        ("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),
-        ("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
-        ("limits.maxCompletedFlows", { c, v, r throws(ConfigurationError) in c.limits.maxCompletedFlows = try r.int(v, 0...10_000_000) }),
-        ("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
-        ("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
-        ("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),
-        ("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
-        ("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
-        ("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
-        ("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
-        ("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
-        ("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
-        ("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
-        ("limits.drainTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
-        ("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
-        ("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
-        ("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
-        ("relay.maxClaimBytes", { c, v, r throws(ConfigurationError) in c.relay.maxClaimBytes = try r.int(v, 1_048_576...268_435_456) }),
+    /// The keys a file may hold, how each is read and whether a reload applies it: the one
+    /// list of settings. A key not listed here is refused, so a typo never silently leaves a
+    /// default in place.
+    private static let readers: [Setting] = [
+        .restartOnly("socket.path", \.socketPath, { c, v, r throws(ConfigurationError) in c.socketPath = try r.path(v) }),
+        .restartOnly("socket.mode", \.socketMode, { c, v, r throws(ConfigurationError) in c.socketMode = try r.fileMode(v) }),
+        .restartOnly("database.path", \.databasePath, { c, v, r throws(ConfigurationError) in c.databasePath = try r.path(v) }),
+        .restartOnly("database.checkAtStartMaxBytes", \.databaseCheckAtStartMaxBytes, { c, v, r throws(ConfigurationError) in c.databaseCheckAtStartMaxBytes = Int64(try r.int(v, 0...Int(Int64.max))) }),
+        .reloaded("species.file", { c, v, r throws(ConfigurationError) in c.speciesFile = try r.path(v) }),
+        .reloaded("timeZone", { c, v, r throws(ConfigurationError) in c.timeZone = try r.timeZone(v) }),
+        .restartOnly("log.level", \.logLevel, { c, v, r throws(ConfigurationError) in c.logLevel = try r.choice(v, LogLevel.self) }),
+        .restartOnly("log.faultIntervalSeconds", \.logFaultIntervalSeconds, { c, v, r throws(ConfigurationError) in c.logFaultIntervalSeconds = try r.int(v, 1...86_400) }),
+        .reloaded("location.enabled", { c, v, r throws(ConfigurationError) in c.locationEnabled = try r.bool(v) }),
+        .reloaded("location.providers", { c, v, r throws(ConfigurationError) in c.locationProviders = try r.providers(v) }),
+        .reloaded("location.gpsd.host", { c, v, r throws(ConfigurationError) in c.gpsdHost = try r.nonEmptyString(v) }),
+        .reloaded("location.gpsd.port", { c, v, r throws(ConfigurationError) in c.gpsdPort = try r.int(v, 1...65_535) }),
+        .reloaded("location.gpsd.reconnectMaxMs", { c, v, r throws(ConfigurationError) in c.gpsdReconnectMaxMs = try r.int(v, 100...3_600_000) }),
+        .reloaded("location.permission.allow", { c, v, r throws(ConfigurationError) in c.permissionAllow = try r.choice(v, PermissionAllow.self) }),
+        .reloaded("location.permission.users", { c, v, r throws(ConfigurationError) in c.permissionUsers = try r.names(v) }),
+        .reloaded("location.permission.groups", { c, v, r throws(ConfigurationError) in c.permissionGroups = try r.names(v) }),
+        .reloaded("location.simulated.mode", { c, v, r throws(ConfigurationError) in c.simulatedMode = try r.simulatedMode(v) }),
+        .reloaded("location.simulated.position", { c, v, r throws(ConfigurationError) in c.simulatedPosition = try r.position(v) }),
+        .reloaded("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
+        .reloaded("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
+        .reloaded("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
+        .restartOnly("server.eventLoopThreads", \.eventLoopThreads, { c, v, r throws(ConfigurationError) in c.eventLoopThreads = try r.int(v, 0...256) }),
+        .restartOnly("memory.releaseStartupPages", \.releaseStartupPages, { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
+        .restartOnly("memory.releaseStartupPagesAfterSeconds", \.releaseStartupPagesAfterSeconds, { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
+        .reloaded("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),
+        .reloaded("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
+        .reloaded("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),
+        .reloaded("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
+        .reloaded("limits.maxCompletedFlows", { c, v, r throws(ConfigurationError) in c.limits.maxCompletedFlows = try r.int(v, 0...10_000_000) }),
+        .reloaded("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
+        .reloaded("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
+        .reloaded("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),
+        .reloaded("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
+        .reloaded("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
+        .reloaded("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
+        .reloaded("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
+        .reloaded("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
+        .reloaded("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
+        .reloaded("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...10_000) }),
+        .restartOnly("limits.drainTimeoutSeconds", \.limits.drainTimeoutSeconds, { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
+        .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
+        .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
+        .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
+        .reloaded("relay.maxClaimBytes", { c, v, r throws(ConfigurationError) in c.relay.maxClaimBytes = try r.int(v, 1_048_576...268_435_456) }),
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }
+
+    /// The keys a reload cannot apply.
+    public static var restartOnlyKeys: [String] { readers.filter { $0.differs != nil }.map(\.key) }
+
+    /// The keys only a restart applies, of those that differ between `old` and `new`, in the
+    /// order of the list.
+    public static func restartOnlyChanges(from old: DaemonConfiguration, to new: DaemonConfiguration) -> [String] {
+        readers.compactMap { setting in (setting.differs?(old, new) ?? false) ? setting.key : nil }
+    }
+
+    /// One key of the configuration file.
+    struct Setting: Sendable {
+        let key: String
+        let read: @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void
+        /// Only for a setting a reload cannot apply (the socket, the database, the threads…):
+        /// whether two configurations hold different values of it.
+        let differs: (@Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool)?
+
+        /// A setting a reload (SIGHUP) puts in force.
+        static func reloaded(_ key: String, _ read: @escaping @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void) -> Setting {
+            Setting(key: key, read: read, differs: nil)
+        }
+
+        /// A setting only a restart puts in force; `value` is where the configuration keeps it.
+        static func restartOnly<Value: Equatable & Sendable>(_ key: String, _ value: KeyPath<DaemonConfiguration, Value> & Sendable,
+                                                  _ read: @escaping @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void) -> Setting
+        {
+            Setting(key: key, read: read, differs: { $0[keyPath: value] != $1[keyPath: value] })
+        }
+    }
 
     /// Reads a configuration file on top of the defaults.
     public static func load(file: String) throws(ConfigurationError) -> DaemonConfiguration {

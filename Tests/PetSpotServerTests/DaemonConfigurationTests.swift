@@ -67,6 +67,36 @@ struct DaemonConfigurationTests {
         }
     }
 
+    @Test("docs/OPERATIONS.md's SIGHUP column says no for exactly the settings a reload does not apply")
+    func reloadColumnMatchesTheTable() throws {
+        let operations = URL(fileURLWithPath: Self.checkoutConfig).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/OPERATIONS.md")
+        var sighup: [String: String] = [:]
+        for line in try String(contentsOf: operations, encoding: .utf8).split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 5 else { continue }
+            sighup[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[4]
+        }
+        let restartOnly = Set(DaemonConfiguration.restartOnlyKeys)
+        #expect(restartOnly.count == 10)
+        for key in DaemonConfiguration.knownKeys {
+            #expect(sighup[key] == (restartOnly.contains(key) ? "no" : "yes"), "\(key): SIGHUP column \(sighup[key] ?? "missing")")
+        }
+    }
+
+    @Test("a reload names the restart-only settings that changed, from the settings table, and only those", arguments: [
+        (#"{"socket":{"path":"/run/other.sock"}}"#, ["socket.path"]),
+        (#"{"limits":{"drainTimeoutSeconds":9,"maxFlows":3}}"#, ["limits.drainTimeoutSeconds"]),
+        (#"{"log":{"level":"debug"},"server":{"eventLoopThreads":3},"memory":{"releaseStartupPages":false}}"#,
+         ["log.level", "server.eventLoopThreads", "memory.releaseStartupPages"]),
+        (#"{"limits":{"maxFlows":3},"location":{"timeoutMs":5}}"#, []),
+    ])
+    func restartOnlyChanges(file: String, keys: [String]) throws {
+        var changed = DaemonConfiguration()
+        try changed.apply(try JSONParser.parse(file), file: "f.json")
+        #expect(DaemonConfiguration.restartOnlyChanges(from: DaemonConfiguration(), to: changed) == keys)
+    }
+
     @Test("each bad value names the file, the key and the problem", arguments: [
         (#"{"limits":{"maxFlows":0}}"#, "f.json: limits.maxFlows: 0 is out of range 1...10000000"),
         (#"{"limits":{"maxCompletedFlows":-1}}"#, "f.json: limits.maxCompletedFlows: -1 is out of range 0...10000000"),
