@@ -29,6 +29,8 @@ let package = Package(
         // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view's JSON, and
         // the contract of every method: what daemon and clients both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews"]),
+        // Configuration files read against a table of settings, the same way by petspotd and petspot-relay.
+        .target(name: "PetSpotSettings", dependencies: ["PetSpotJSON", "PetSpotSystem"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
         .target(name: "PetSpotSystem"),
         // libgps, the gpsd client library, behind a small shim (Sources/CGPS/petspot_gps.h).
@@ -49,7 +51,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotSettings", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -64,7 +66,7 @@ let package = Package(
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol", "PetSpotViews"]),
         .executableTarget(name: "petspotd", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
@@ -78,7 +80,7 @@ let package = Package(
         // Its own code needs only FoundationEssentials, but PostgresNIO imports Foundation, so
         // petspot-relay (unlike petspotd) links Foundation and its ICU data.
         .target(name: "PetSpotRelay", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -88,7 +90,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot-relay", dependencies: [
-            "PetSpotRelay", "PetSpotProtocol", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotRelay", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -108,14 +110,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSystem"]),
+        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: [
-            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSystem",
+            "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSettings", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PetSpotClient
 import PetSpotJSON
+import PetSpotSettings
 import PetSpotSystem
 
 /// Every setting of the relay, with its default: from a JSON file with these keys, then flags on top.
@@ -42,7 +43,7 @@ public struct RelayConfiguration: Sendable, Equatable {
     /// `url` with the password of the `postgres-password` credential when systemd passed one in
     /// `credentialsDirectory` (`$CREDENTIALS_DIRECTORY`). A password in both places is refused:
     /// which one wins would be a guess.
-    public static func withCredentialPassword(_ url: PostgresURL, credentialsDirectory: String?) throws(RelayConfigurationError) -> PostgresURL {
+    public static func withCredentialPassword(_ url: PostgresURL, credentialsDirectory: String?) throws(ConfigurationError) -> PostgresURL {
         guard let credentialsDirectory, !credentialsDirectory.isEmpty else { return url }
         let path = credentialsDirectory + "/" + passwordCredential
         let bytes: [UInt8]
@@ -51,96 +52,62 @@ public struct RelayConfiguration: Sendable, Equatable {
         } catch where error.errno == ENOENT {
             return url
         } catch {
-            throw RelayConfigurationError("the credential \(passwordCredential): cannot read \(path): \(SystemError.reason(error))")
+            throw ConfigurationError("the credential \(passwordCredential): cannot read \(path): \(SystemError.reason(error))")
         }
         // A file written by an editor or `echo` ends in a line break that is no part of the password.
         var password = String(decoding: bytes, as: UTF8.self)
         if password.last?.isNewline == true { password.removeLast() }
         guard !password.isEmpty else {
-            throw RelayConfigurationError("the credential \(passwordCredential) (\(path)) is empty")
+            throw ConfigurationError("the credential \(passwordCredential) (\(path)) is empty")
         }
         guard url.password == nil else {
-            throw RelayConfigurationError("the password is given twice, in the PostgreSQL URL and in the credential \(passwordCredential): keep one (the credential keeps it out of the configuration file)")
+            throw ConfigurationError("the password is given twice, in the PostgreSQL URL and in the credential \(passwordCredential): keep one (the credential keeps it out of the configuration file)")
         }
         var url = url
         url.password = password
         return url
     }
 
-    /// The keys a file may hold; any other key is refused, so that a typo never leaves a default in place.
-    public static let knownKeys = ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile", "maxAnswerBytes"]
+    /// The keys a file may hold and how each is read: the one list of the relay's settings.
+    static let settings: [Setting<RelayConfiguration>] = [
+        .reloaded("socket", { c, v, r throws(ConfigurationError) in c.socketPath = try r.nonEmptyString(v) }),
+        .reloaded("postgres", { c, v, r throws(ConfigurationError) in
+            let text = try r.nonEmptyString(v)
+            do throws(PostgresURLError) {
+                c.postgres = try PostgresURL(parsing: text)
+            } catch {
+                throw r.fail(error.description)
+            }
+        }),
+        .reloaded("box", { c, v, r throws(ConfigurationError) in
+            let name = try r.nonEmptyString(v)
+            if let problem = boxProblem(name) { throw r.fail(problem) }
+            c.box = name
+        }),
+        .reloaded("batchSize", { c, v, r throws(ConfigurationError) in c.batchSize = try r.int(v, batchSizeRange) }),
+        .reloaded("pollIntervalSeconds", { c, v, r throws(ConfigurationError) in
+            guard case .number(let n) = v, let interval = pollInterval(n.literal) else {
+                throw r.fail("expected a number of seconds from 0.01 to 3600, found \(v.typeName == "a number" ? JSONWriter.string(v) : v.typeName)")
+            }
+            c.pollInterval = interval
+        }),
+        .reloaded("retryMaxDelaySeconds", { c, v, r throws(ConfigurationError) in c.retryMaxDelay = .seconds(try r.int(v, retryMaxDelayRange)) }),
+        .reloaded("stateFile", { c, v, r throws(ConfigurationError) in c.stateFile = try r.nonEmptyString(v) }),
+        .reloaded("maxAnswerBytes", { c, v, r throws(ConfigurationError) in c.maxAnswerBytes = try r.int(v, maxAnswerBytesRange) }),
+    ]
 
-    /// Reads a configuration file on top of the defaults.
-    public static func load(file: String, defaults: RelayConfiguration = RelayConfiguration()) throws(RelayConfigurationError) -> RelayConfiguration {
-        let data: [UInt8]
-        do {
-            data = try FileDescriptorIO.readFile(file)
-        } catch {
-            throw RelayConfigurationError("\(file): cannot read the configuration file: \(SystemError.reason(error))")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(data)
-        } catch {
-            throw RelayConfigurationError("\(file): not valid JSON: \(error)")
-        }
+    public static var knownKeys: [String] { settings.map(\.key) }
+
+    /// Reads a configuration file on top of `defaults`, with the daemon's loader.
+    public static func load(file: String, defaults: RelayConfiguration = RelayConfiguration()) throws(ConfigurationError) -> RelayConfiguration {
         var configuration = defaults
-        try configuration.apply(json, file: file)
+        try configuration.apply(try SettingsFile.read(file), file: file)
         return configuration
     }
 
-    /// Applies a parsed file's members to these settings.
-    public mutating func apply(_ json: JSONValue, file: String) throws(RelayConfigurationError) {
-        guard case .object(let object) = json else {
-            throw RelayConfigurationError("\(file): the configuration must be a JSON object")
-        }
-        let unknown = object.keys.filter { !Self.knownKeys.contains($0) }
-        guard unknown.isEmpty else {
-            throw RelayConfigurationError("\(file): unknown key\(unknown.count == 1 ? "" : "s") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); known: \(Self.knownKeys.joined(separator: ", "))")
-        }
-        for (key, value) in object {
-            func fail(_ problem: String) -> RelayConfigurationError { RelayConfigurationError("\(file): \(key): \(problem)") }
-            func string() throws(RelayConfigurationError) -> String {
-                guard let s = value.stringValue else { throw fail("expected a string, found \(value.typeName)") }
-                guard !s.isEmpty else { throw fail("must not be empty") }
-                return s
-            }
-            func int(_ range: ClosedRange<Int>) throws(RelayConfigurationError) -> Int {
-                guard case .number(let n) = value, let i = n.exactInt else { throw fail("expected a whole number, found \(value.typeName)") }
-                guard range.contains(i) else { throw fail("\(i) is out of range \(range.lowerBound)...\(range.upperBound)") }
-                return i
-            }
-            switch key {
-            case "socket":
-                socketPath = try string()
-            case "postgres":
-                let text = try string()
-                do throws(PostgresURLError) {
-                    postgres = try PostgresURL(parsing: text)
-                } catch {
-                    throw fail(error.description)
-                }
-            case "box":
-                let name = try string()
-                if let problem = Self.boxProblem(name) { throw fail(problem) }
-                box = name
-            case "batchSize":
-                batchSize = try int(Self.batchSizeRange)
-            case "pollIntervalSeconds":
-                guard case .number(let n) = value, let interval = Self.pollInterval(n.literal) else {
-                    throw fail("expected a number of seconds from 0.01 to 3600, found \(value.typeName == "a number" ? JSONWriter.string(value) : value.typeName)")
-                }
-                pollInterval = interval
-            case "retryMaxDelaySeconds":
-                retryMaxDelay = .seconds(try int(Self.retryMaxDelayRange))
-            case "stateFile":
-                stateFile = try string()
-            case "maxAnswerBytes":
-                maxAnswerBytes = try int(Self.maxAnswerBytesRange)
-            default:
-                break
-            }
-        }
+    /// Applies the members of a parsed file (or of a test's JSON).
+    public mutating func apply(_ json: JSONValue, file: String) throws(ConfigurationError) {
+        try SettingsFile.apply(json, to: &self, settings: Self.settings, file: file)
     }
 
     /// A poll interval from its decimal text: 0.01...3600 seconds, to the millisecond.
@@ -160,24 +127,18 @@ public struct RelayConfiguration: Sendable, Equatable {
     }
 
     /// The box's name when none is configured: its systemd machine id.
-    public static func machineID(path: String = "/etc/machine-id") throws(RelayConfigurationError) -> String {
+    public static func machineID(path: String = "/etc/machine-id") throws(ConfigurationError) -> String {
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readFile(path)
         } catch {
-            throw RelayConfigurationError("no box name given (--box or the key box) and \(path) cannot be read: \(SystemError.reason(error))")
+            throw ConfigurationError("no box name given (--box or the key box) and \(path) cannot be read: \(SystemError.reason(error))")
         }
         let text = String(decoding: bytes, as: UTF8.self)
         let id = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         if let problem = boxProblem(id) {
-            throw RelayConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: \(problem)")
+            throw ConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: \(problem)")
         }
         return id
     }
-}
-
-/// A setting that stops the start: one line naming where, which key and what is wrong.
-public struct RelayConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

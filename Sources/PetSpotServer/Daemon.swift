@@ -9,6 +9,7 @@ import PetSpotFlow
 import PetSpotJSON
 import PetSpotLocation
 import PetSpotProtocol
+import PetSpotSettings
 import PetSpotStore
 import PetSpotSystem
 import ServiceLifecycle

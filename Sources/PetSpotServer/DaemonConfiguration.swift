@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetSpotJSON
+import PetSpotSettings
 import PetSpotSystem
 
 /// Every setting of the daemon, with its default. Read from a JSON file whose keys are the
@@ -117,53 +118,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public init() {}
 }
 
-/// A setting that stops the start: one line naming where, which key, and what is wrong.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    /// For a bad value: the key and what is wrong with it, so a flag can say it in its own words.
-    public let key: String?
-    public let problem: String?
-
-    public init(_ message: String) {
-        self.message = Self.oneLine(message)
-        self.key = nil
-        self.problem = nil
-    }
-
-    init(file: String, key: String, problem: String) {
-        self.message = Self.oneLine("\(file): \(key): \(problem)")
-        self.key = key
-        self.problem = Self.oneLine(problem)
-    }
-
-    /// A name or value the file holds is echoed in the message; its control characters are
-    /// shown as JSON escapes, so that a refused start stays one line and a refused reload one
-    /// log entry.
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": shown.append(contentsOf: #"\n"#.unicodeScalars)
-            case "\r": shown.append(contentsOf: #"\r"#.unicodeScalars)
-            case "\t": shown.append(contentsOf: #"\t"#.unicodeScalars)
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                shown.append(contentsOf: (#"\u"# + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-            default: shown.append(scalar)
-            }
-        }
-        return String(shown)
-    }
-
-    public var description: String { message }
-}
 
 extension DaemonConfiguration {
     /// The keys a file may hold, how each is read and whether a reload applies it: the one
     /// list of settings. A key not listed here is refused, so a typo never silently leaves a
     /// default in place.
-    private static let readers: [Setting] = [
+    private static let readers: [Setting<DaemonConfiguration>] = [
         .restartOnly("socket.path", \.socketPath, { c, v, r throws(ConfigurationError) in c.socketPath = try r.path(v) }),
         .restartOnly("socket.mode", \.socketMode, { c, v, r throws(ConfigurationError) in c.socketMode = try r.fileMode(v) }),
         .restartOnly("database.path", \.databasePath, { c, v, r throws(ConfigurationError) in c.databasePath = try r.path(v) }),
@@ -221,73 +181,18 @@ extension DaemonConfiguration {
         readers.compactMap { setting in (setting.differs?(old, new) ?? false) ? setting.key : nil }
     }
 
-    /// One key of the configuration file.
-    struct Setting: Sendable {
-        let key: String
-        let read: @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void
-        /// Only for a setting a reload cannot apply (the socket, the database, the threads…):
-        /// whether two configurations hold different values of it.
-        let differs: (@Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool)?
-
-        /// A setting a reload (SIGHUP) puts in force.
-        static func reloaded(_ key: String, _ read: @escaping @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void) -> Setting {
-            Setting(key: key, read: read, differs: nil)
-        }
-
-        /// A setting only a restart puts in force; `value` is where the configuration keeps it.
-        static func restartOnly<Value: Equatable & Sendable>(_ key: String, _ value: KeyPath<DaemonConfiguration, Value> & Sendable,
-                                                  _ read: @escaping @Sendable (inout DaemonConfiguration, JSONValue, SettingReader) throws(ConfigurationError) -> Void) -> Setting
-        {
-            Setting(key: key, read: read, differs: { $0[keyPath: value] != $1[keyPath: value] })
-        }
-    }
 
     /// Reads a configuration file on top of the defaults.
     public static func load(file: String) throws(ConfigurationError) -> DaemonConfiguration {
-        let data: [UInt8]
-        do {
-            data = try FileDescriptorIO.readFile(file)
-        } catch {
-            throw ConfigurationError("\(file): cannot read the configuration file: \(SystemError.reason(error))")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(data)
-        } catch {
-            throw ConfigurationError("\(file): not valid JSON: \(error)")
-        }
         var configuration = DaemonConfiguration()
         configuration.configFile = file
-        try configuration.apply(json, file: file)
+        try configuration.apply(try SettingsFile.read(file), file: file)
         return configuration
     }
 
     /// Applies the members of a parsed file (or of a test's JSON) to these settings.
     public mutating func apply(_ json: JSONValue, file: String) throws(ConfigurationError) {
-        guard case .object = json else {
-            throw ConfigurationError("\(file): the configuration must be a JSON object")
-        }
-        var flat: [(key: String, value: JSONValue)] = []
-        Self.flatten(json, prefix: "", into: &flat)
-        for (key, value) in flat {
-            guard let reader = Self.readers.first(where: { $0.key == key }) else {
-                let hint = Self.readers.map(\.key).first { $0.hasPrefix(key + ".") || key.hasPrefix($0 + ".") }
-                let suffix = hint.map { "; did you mean \"\($0)\"?" } ?? ""
-                throw ConfigurationError("\(file): unknown key \"\(key)\"\(suffix)")
-            }
-            try reader.read(&self, value, SettingReader(file: file, key: key))
-        }
-    }
-
-    /// Nested objects become dotted keys; the simulated position and track are values, not sections.
-    private static func flatten(_ value: JSONValue, prefix: String, into flat: inout [(key: String, value: JSONValue)]) {
-        guard case .object(let object) = value, !readers.contains(where: { $0.key == prefix }) else {
-            flat.append((key: prefix, value: value))
-            return
-        }
-        for member in object {
-            flatten(member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key, into: &flat)
-        }
+        try SettingsFile.apply(json, to: &self, settings: Self.readers, file: file)
     }
 
     /// The species file as a path to open: relative names are read beside the configuration file.
@@ -297,57 +202,8 @@ extension DaemonConfiguration {
     }
 }
 
-/// Reads one value for one key, failing with a line that names the file, the key and what is wrong.
-struct SettingReader {
-    let file: String
-    let key: String
-
-    func fail(_ problem: String) -> ConfigurationError {
-        ConfigurationError(file: file, key: key, problem: problem)
-    }
-
-    func string(_ v: JSONValue) throws(ConfigurationError) -> String {
-        guard let s = v.stringValue else { throw fail("expected a string, found \(v.typeName)") }
-        return s
-    }
-
-    func nonEmptyString(_ v: JSONValue) throws(ConfigurationError) -> String {
-        let s = try string(v)
-        guard !s.isEmpty else { throw fail("must not be empty") }
-        return s
-    }
-
-    func path(_ v: JSONValue) throws(ConfigurationError) -> String {
-        let s = try nonEmptyString(v)
-        guard !s.contains("\0") else { throw fail("a path cannot contain a NUL character") }
-        return s
-    }
-
-    func groupName(_ v: JSONValue) throws(ConfigurationError) -> String {
-        let s = try nonEmptyString(v)
-        guard !s.contains("\0") else { throw fail("a group name cannot contain a NUL character") }
-        return s
-    }
-
-    func bool(_ v: JSONValue) throws(ConfigurationError) -> Bool {
-        guard case .bool(let b) = v else { throw fail("expected true or false, found \(v.typeName)") }
-        return b
-    }
-
-    func int(_ v: JSONValue, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard case .number(let n) = v, let i = n.exactInt else { throw fail("expected a whole number, found \(v.typeName == "a number" ? "\(v)" : v.typeName)") }
-        guard range.contains(i) else { throw fail("\(i) is out of range \(range.lowerBound)...\(range.upperBound)") }
-        return i
-    }
-
-    func choice<T: RawRepresentable & CaseIterable>(_ v: JSONValue, _ type: T.Type) throws(ConfigurationError) -> T where T.RawValue == String {
-        let s = try string(v)
-        guard let c = T(rawValue: s) else {
-            throw fail("\"\(s)\" is not one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
-        }
-        return c
-    }
-
+// The daemon's own kinds of value.
+extension SettingReader {
     func fileMode(_ v: JSONValue) throws(ConfigurationError) -> UInt16 {
         let s = try string(v)
         guard let mode = SettingParsers.fileMode(s) else { throw fail("\"\(s)\" is not an octal file mode such as \"0660\"") }

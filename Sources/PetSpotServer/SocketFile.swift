@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import PetSpotSettings
 import PetSpotSystem
 
 /// The socket's path on disk: never take over the socket of a daemon that is still serving,

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import PetSpotSettings
 #endif
 
 /// Socket activation: systemd binds the socket and hands it over as descriptor 3, announced in

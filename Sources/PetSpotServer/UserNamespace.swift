@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PetSpotSettings
 
 /// petspotd tells users apart by the uid the kernel reports for each peer. Inside a user
 /// namespace that maps only some ids (systemd's PrivateUsers=), every other user shows up as

@@ -4,6 +4,7 @@ import Logging
 import PetSpotLogging
 import PetSpotProtocol
 import PetSpotRelay
+import PetSpotSettings
 import PetSpotSystem
 import ServiceLifecycle
 import UnixSignals
@@ -63,9 +64,9 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         }
         let box: String
         let url: PostgresURL
-        do throws(RelayConfigurationError) {
+        do throws(ConfigurationError) {
             guard let configured = settings.postgres else {
-                throw RelayConfigurationError("no PostgreSQL URL: give --postgres or the configuration key postgres")
+                throw ConfigurationError("no PostgreSQL URL: give --postgres or the configuration key postgres")
             }
             url = try RelayConfiguration.withCredentialPassword(configured, credentialsDirectory: ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"])
             if let configured = settings.box {
@@ -107,7 +108,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
     }
 
     /// The file (or the defaults) first, then each flag on top: the flag wins.
-    func resolveConfiguration() throws(RelayConfigurationError) -> RelayConfiguration {
+    func resolveConfiguration() throws(ConfigurationError) -> RelayConfiguration {
         var c: RelayConfiguration
         if let config {
             c = try RelayConfiguration.load(file: config)
@@ -117,22 +118,22 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             c = RelayConfiguration()
         }
         if let socket {
-            guard !socket.isEmpty else { throw RelayConfigurationError("--socket: the path must not be empty") }
+            guard !socket.isEmpty else { throw ConfigurationError("--socket: the path must not be empty") }
             c.socketPath = socket
         }
         if let postgres {
             do {
                 c.postgres = try PostgresURL(parsing: postgres)
             } catch {
-                throw RelayConfigurationError("--postgres: \(error.description)")
+                throw ConfigurationError("--postgres: \(error.description)")
             }
         }
         if let box {
-            if let problem = RelayConfiguration.boxProblem(box) { throw RelayConfigurationError("--box: \(problem)") }
+            if let problem = RelayConfiguration.boxProblem(box) { throw ConfigurationError("--box: \(problem)") }
             c.box = box
         }
         if let stateFile {
-            guard !stateFile.isEmpty else { throw RelayConfigurationError("--state-file: the path must not be empty") }
+            guard !stateFile.isEmpty else { throw ConfigurationError("--state-file: the path must not be empty") }
             c.stateFile = stateFile
         }
         return c

@@ -5,6 +5,7 @@ import PetSpotFlow
 import PetSpotLogging
 import PetSpotProtocol
 import PetSpotServer
+import PetSpotSettings
 import PetSpotSystem
 import UnixSignals
 

@@ -34,7 +34,7 @@ struct RelayCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try relay(["--config", path])
         #expect(result.status == 78)
-        #expect(result.stderr.hasPrefix("petspot-relay: \(path): unknown key \"batchsize\"; known: socket, postgres, box, batchSize"))
+        #expect(result.stderr.hasPrefix("petspot-relay: \(path): unknown key \"batchsize\"; did you mean \"batchSize\"?"))
     }
 
     @Test("--status without a daemon exits 2 and says why; it reads the state file all the same")

@@ -4,12 +4,13 @@ import Glibc
 import FoundationEssentials
 import PetSpotJSON
 import PetSpotRelay
+import PetSpotSettings
 import PetSpotSystem
 import Testing
 
 @Suite("Relay configuration")
 struct RelayConfigurationTests {
-    private func applied(_ json: JSONValue) throws(RelayConfigurationError) -> RelayConfiguration {
+    private func applied(_ json: JSONValue) throws(ConfigurationError) -> RelayConfiguration {
         var c = RelayConfiguration(socketPath: "/run/petspotd/petspotd.sock")
         try c.apply(json, file: "relay.json")
         return c
@@ -46,8 +47,10 @@ struct RelayConfigurationTests {
 
     @Test("bad values are refused naming the file, the key and the problem", arguments: [
         (JSONValue.array([]), "relay.json: the configuration must be a JSON object"),
-        (["sokcet": "/x", "boxx": "a"], "relay.json: unknown keys \"sokcet\", \"boxx\"; known: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes"),
-        (["batchsize": 1], "relay.json: unknown key \"batchsize\"; known:"),
+        (["sokcet": "/x", "boxx": "a"], "relay.json: unknown key \"sokcet\"; known: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes"),
+        (["batchsize": 1], "relay.json: unknown key \"batchsize\"; did you mean \"batchSize\"?"),
+        (["postgres": ["url": "x"]], "relay.json: postgres: expected a string, found an object"),
+        (["relay": ["box": "a"]], "relay.json: unknown key \"relay.box\"; known: socket,"),
         (["socket": 5], "relay.json: socket: expected a string, found a number"),
         (["socket": ""], "relay.json: socket: must not be empty"),
         (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL URL cannot be used: the scheme must be"),
@@ -84,7 +87,7 @@ struct RelayConfigurationTests {
 
     @Test("a file that cannot be read or parsed is named")
     func unreadableFile() throws {
-        #expect(throws: RelayConfigurationError("/nonexistent/relay.json: cannot read the configuration file: No such file or directory")) {
+        #expect(throws: ConfigurationError("/nonexistent/relay.json: cannot read the configuration file: No such file or directory")) {
             try RelayConfiguration.load(file: "/nonexistent/relay.json")
         }
         let path = "/tmp/relay-config-\(getpid()).json"
@@ -105,7 +108,7 @@ struct RelayConfigurationTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try RelayConfiguration.machineID(path: path) == "0123456789abcdef0123456789abcdef")
         try "\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: RelayConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: the box name must not be empty")) {
+        #expect(throws: ConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: the box name must not be empty")) {
             try RelayConfiguration.machineID(path: path)
         }
     }
@@ -152,12 +155,12 @@ struct PasswordCredentialTests {
     @Test("refused: an empty credential, and a password given twice")
     func refused() throws {
         try withCredential("\n") { directory in
-            #expect(throws: RelayConfigurationError.self) { try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory) }
+            #expect(throws: ConfigurationError.self) { try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory) }
         }
         var withPassword = url
         withPassword.password = "other"
         try withCredential("s3cret") { directory in
-            #expect(throws: RelayConfigurationError.self) { try RelayConfiguration.withCredentialPassword(withPassword, credentialsDirectory: directory) }
+            #expect(throws: ConfigurationError.self) { try RelayConfiguration.withCredentialPassword(withPassword, credentialsDirectory: directory) }
         }
     }
 }

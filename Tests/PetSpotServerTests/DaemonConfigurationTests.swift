@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotSettings
 import PetSpotSystem
 @testable import PetSpotServer
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PetSpotLocation
 @testable import PetSpotServer
+import PetSpotSettings
 import Testing
 import UnixSignals
 
