@@ -333,35 +333,17 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// The location service of `c`. A gpsd provider whose settings are unchanged is kept, so a
-    /// reload does not drop its warm watch.
+    /// The location service of `c`, its providers made by `LocationProviderFactory`.
     static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
                                     reusing previous: LocationService? = nil) throws(ConfigurationError) -> LocationService
     {
+        let context = LocationProviderFactory.Context(clock: clock, logger: logger, previous: previous)
         var providers: [any LocationProvider] = []
         for name in c.locationProviders {
-            switch name {
-            case "simulated":
-                var track: [SimulatedProvider.Position] = []
-                for setting in [c.simulatedPosition] + c.simulatedTrack {
-                    guard let lat = DecimalLiteral(parsing: setting.latitude, lenient: true).flatMap(Coordinate.init),
-                          let lon = DecimalLiteral(parsing: setting.longitude, lenient: true).flatMap(Coordinate.init)
-                    else { throw ConfigurationError("location.simulated.position: \(setting.latitude),\(setting.longitude) is not a position") }
-                    track.append(.init(latitude: lat, longitude: lon))
-                }
-                let mode = SimulatedProvider.Mode(rawValue: c.simulatedMode) ?? .fix
-                providers.append(SimulatedProvider(mode: mode, track: track, clock: clock))
-            case "gpsd":
-                let settings = GpsdProvider.Settings(host: c.gpsdHost, port: c.gpsdPort,
-                                                     reconnectMax: .milliseconds(c.gpsdReconnectMaxMs))
-                if let kept = previous?.providers.compactMap({ $0 as? GpsdProvider }).first(where: { $0.settings == settings }) {
-                    providers.append(kept)
-                } else {
-                    providers.append(GpsdProvider(settings: settings, logger: logger, clock: clock))
-                }
-            default:
+            guard let factory = LocationProviderFactory.named(name) else {
                 throw ConfigurationError("location.providers: unknown provider \"\(name)\"")
             }
+            providers.append(try factory.make(c, context))
         }
         let permission: LocationPermission = switch c.permissionAllow {
         case .everyone: .everyone

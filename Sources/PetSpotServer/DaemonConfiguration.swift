@@ -258,7 +258,7 @@ extension SettingReader {
 
 /// Parsing rules shared by the file and the command line.
 public enum SettingParsers {
-    public static let providerNames = ["gpsd", "simulated"]
+    public static var providerNames: [String] { LocationProviderFactory.all.map(\.name) }
     public static let simulatedModes = ["fix", "permission-denied", "settings-prompt", "no-fix"]
 
     public static func fileMode(_ text: String) -> UInt16? {

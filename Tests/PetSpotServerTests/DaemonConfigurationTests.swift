@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PetSpotJSON
 import PetSpotSettings
 import PetSpotSystem
@@ -83,6 +84,16 @@ struct DaemonConfigurationTests {
         for key in DaemonConfiguration.knownKeys {
             #expect(sighup[key] == (restartOnly.contains(key) ? "no" : "yes"), "\(key): SIGHUP column \(sighup[key] ?? "missing")")
         }
+    }
+
+    @Test("location.providers accepts exactly the provider table's names, and each name makes the provider of that name")
+    func providerTable() throws {
+        #expect(SettingParsers.providerNames == LocationProviderFactory.all.map(\.name))
+        var c = DaemonConfiguration()
+        c.locationProviders = SettingParsers.providerNames
+        let service = try Daemon.makeLocationService(c, clock: .manual(ManualTime()), logger: Logger(label: "test"))
+        #expect(service.providerNames == c.locationProviders)
+        #expect(SettingParsers.providersProblem(["gpsd", "galileo"]) == "unknown location provider \"galileo\"; known: gpsd, simulated")
     }
 
     @Test("a reload names the restart-only settings that changed, from the settings table, and only those", arguments: [
