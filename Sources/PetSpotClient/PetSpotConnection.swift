@@ -177,6 +177,11 @@ public final class PetSpotConnection {
     }
 
     /// One request and its answer: the result, or the daemon's error.
+    public func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
+        try call(method.rawValue, params)
+    }
+
+    /// A call by name, for names a person gives (`petspot call`) or tests of unknown names.
     public func call(_ method: String, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
         let id = nextID
         nextID += 1

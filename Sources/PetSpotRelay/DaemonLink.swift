@@ -50,14 +50,14 @@ public final class DaemonLink: Sendable {
     }
 
     public func claim(limit: Int) async throws -> ClaimBatch {
-        let result = try await call(RelayClaim.method.rawValue, RelayClaim.Params(limit: limit).json)
+        let result = try await call(RelayClaim.method, RelayClaim.Params(limit: limit).json)
         return try ClaimBatch(result: result)
     }
 
     /// Marks reports delivered; the daemon has made that durable when this returns.
     @discardableResult
     public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
-        let result = try await call(RelayAck.method.rawValue, RelayAck.Params(reportIds: ids).json)
+        let result = try await call(RelayAck.method, RelayAck.Params(reportIds: ids).json)
         do throws(FlowViewError) {
             let ack = try RelayAck.Result(json: result)
             return (ack.delivered, ack.alreadyDelivered)
@@ -67,13 +67,13 @@ public final class DaemonLink: Sendable {
     }
 
     public func status() async throws -> RelayDaemonStatus {
-        try RelayDaemonStatus(result: try await call(RelayStatus.method.rawValue))
+        try RelayDaemonStatus(result: try await call(RelayStatus.method))
     }
 
     /// One call on the link's thread; a failed connection is dropped so that the next call
     /// connects anew. Cancelling the calling task cuts a call that waits on the daemon short
     /// (the socket is shut down under it), so that a stop never waits for a daemon that hangs.
-    public func call(_ method: String, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
+    public func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
         let socketPath = self.socketPath, timeout = self.timeout, maxLineBytes = self.maxLineBytes
         let interrupt = CallInterrupt()
         let outcome: Result<JSONValue, RPCError> = try await withTaskCancellationHandler {
@@ -102,7 +102,7 @@ public final class DaemonLink: Sendable {
         }
         switch outcome {
         case .success(let value): return value
-        case .failure(let error): throw DaemonRefused(method: method, error: error)
+        case .failure(let error): throw DaemonRefused(method: method.rawValue, error: error)
         }
     }
 }

@@ -23,7 +23,7 @@ final class ActiveFlow: Sendable {
     /// (a location request) that would come first. True when the daemon cancelled it.
     static func cancel(_ flowID: String, socketPath: String) -> Bool {
         guard let connection = try? PetSpotConnection(socketPath: socketPath, timeout: .seconds(5)),
-            case .success? = try? connection.call("flow.cancel", ["flowId": .string(flowID)])
+            case .success? = try? connection.call(.flowCancel, ["flowId": .string(flowID)])
         else { return false }
         return true
     }

@@ -11,9 +11,13 @@ protocol DaemonCalling: AnyObject {
 extension PetSpotConnection: DaemonCalling {}
 
 extension DaemonCalling {
+    func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
+        try call(method.rawValue, params)
+    }
+
     /// A call whose error answer ends the command with one line and exit code 1, and whose
     /// lost connection ends it with exit code 69.
-    func callOrExit(_ method: String, _ params: JSONObject = JSONObject()) -> JSONValue {
+    func callOrExit(_ method: RPCMethod, _ params: JSONObject = JSONObject()) -> JSONValue {
         do {
             switch try call(method, params) {
             case .success(let result): return result

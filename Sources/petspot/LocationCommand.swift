@@ -60,11 +60,11 @@ struct LocationCommand: ParsableCommand {
         if watch {
             try follow(conn, params)
         }
-        let location = conn.callOrExit("location.current", params)["location"] ?? .null
+        let location = conn.callOrExit(.locationCurrent, params)["location"] ?? .null
         if json {
             print(JSONWriter.terminalString(location))
         } else {
-            printOnce(location, status: conn.callOrExit("location.status"))
+            printOnce(location, status: conn.callOrExit(.locationStatus))
         }
         if location["fix"] == nil { throw ExitCode(ExitStatus.failure) }
     }
@@ -91,7 +91,7 @@ struct LocationCommand: ParsableCommand {
         SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
         var last: JSONValue?
         while true {
-            let location = conn.callOrExit("location.current", params)["location"] ?? .null
+            let location = conn.callOrExit(.locationCurrent, params)["location"] ?? .null
             let key = Self.changeKey(location)
             if key != last {
                 last = key

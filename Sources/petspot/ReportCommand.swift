@@ -83,7 +83,7 @@ struct ReportCommand: ParsableCommand {
         let terminal = Terminal()
         let copy = ReportCopy.forLocale(locale.rawValue)
         let connection = self.connection.connect()
-        let maxLineBytes = connection.callOrExit("daemon.info")["limits"]?["maxLineBytes"]?.intValue
+        let maxLineBytes = connection.callOrExit(.daemonInfo)["limits"]?["maxLineBytes"]?.intValue
         // Wider than 100 columns, lines get too long to read.
         let layout: ScreenRenderer.Layout = !plain && terminal.redrawsScreens ? .fullScreen(width: 100) : .plain
         let renderer = ScreenRenderer(layout: layout, style: TextStyle(enabled: terminal.usesColour), copy: copy,

@@ -9,7 +9,7 @@ struct ReportPager {
 
     init(_ daemon: DaemonCalling) {
         self.daemon = daemon
-        let info = daemon.callOrExit("daemon.info")
+        let info = daemon.callOrExit(.daemonInfo)
         pageSize = max(info["limits"]?["maxReportsPage"]?.intValue ?? 20, 1)
     }
 
@@ -22,7 +22,7 @@ struct ReportPager {
         while remaining > 0 {
             var params: JSONObject = ["limit": .int(min(pageSize, remaining))]
             if let cursor { params["cursor"] = .string(cursor) }
-            let page = daemon.callOrExit("reports.list", params)
+            let page = daemon.callOrExit(.reportsList, params)
             let reports = page["reports"]?.arrayValue ?? []
             body(reports)
             remaining -= reports.count

@@ -61,7 +61,7 @@ final class ReportSession {
 
     func run(locale: String) throws(Failure) -> Outcome {
         let started: JSONValue
-        switch try call("flow.start", ["locale": .string(locale)]) {
+        switch try call(.flowStart, ["locale": .string(locale)]) {
         case .success(let result): started = result
         case .failure(let error): throw .notStarted(error)
         }
@@ -80,7 +80,7 @@ final class ReportSession {
             output.write(renderer.prompt(view, focus: focus))
             guard let line = input.readLine() else {
                 // Nobody is left to finish it: drop the flow rather than leave it to expire.
-                _ = try? call("flow.cancel", ["flowId": .string(view.id)])
+                _ = try? call(.flowCancel, ["flowId": .string(view.id)])
                 onFlowChange(nil)
                 return .inputEnded
             }
@@ -132,17 +132,17 @@ final class ReportSession {
     private func perform(_ command: ReportEntry.Command) throws(Failure) -> Outcome? {
         switch command {
         case .back:
-            guard let result = try flowCall("flow.back") else { return nil }
+            guard let result = try flowCall(.flowBack) else { return nil }
             try apply(result)
             // Back on the first step cancels the flow.
             if !view.isActive { return finishCancelled() }
             enterStep()
         case .cancel:
-            guard try flowCall("flow.cancel") != nil else { return nil }
+            guard try flowCall(.flowCancel) != nil else { return nil }
             return finishCancelled()
         case .continueStep:
             guard view.can("continue") else { return notHere(":continue") }
-            guard let result = try flowCall("flow.continue") else { return nil }
+            guard let result = try flowCall(.flowContinue) else { return nil }
             try apply(result)
             if result["accepted"] == .bool(true) {
                 enterStep()
@@ -155,7 +155,7 @@ final class ReportSession {
         case .gps:
             guard view.can("requestLocation") else { return notHere(":gps") }
             output.write(renderer.immediate(.info(copy.requestingLocation)))
-            guard let result = try flowCall("flow.requestLocation") else { return nil }
+            guard let result = try flowCall(.flowRequestLocation) else { return nil }
             // The outcome is on the screen: a helper under the coordinates, or an alert.
             try apply(result)
             change = .screen
@@ -168,7 +168,7 @@ final class ReportSession {
             try attachPhoto(path, advancing: false)
         case .submit:
             guard view.can("submit") else { return notHere(":submit") }
-            guard let result = try flowCall("flow.submit") else { return nil }
+            guard let result = try flowCall(.flowSubmit) else { return nil }
             onFlowChange(nil)
             let reportID = result["report"]?["id"]?.stringValue ?? result["flow"]?["reportId"]?.stringValue ?? "?"
             output.write(renderer.submitted(reportID: reportID))
@@ -208,14 +208,14 @@ final class ReportSession {
             notices.append(.info(copy.settings(settings.file, settings.key)))
         }
         // Either way the alert closes, as a phone's does; flow.dismissAlert is its Cancel.
-        guard let result = try flowCall("flow.dismissAlert") else { return }
+        guard let result = try flowCall(.flowDismissAlert) else { return }
         try apply(result)
     }
 
     // MARK: Daemon calls
 
     private func update(_ name: String, _ value: JSONValue) throws(Failure) {
-        guard let result = try flowCall("flow.update", ["values": .object(JSONObject(members: [(key: name, value: value)]))]) else { return }
+        guard let result = try flowCall(.flowUpdate, ["values": .object(JSONObject(members: [(key: name, value: value)]))]) else { return }
         try apply(result)
         change = .field(name)
         // A refused value asks again; an accepted one moves on.
@@ -236,7 +236,7 @@ final class ReportSession {
             notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }
-        guard let result = try flowCall("flow.update", ["values": ["photo": photo.uploadJSON]]) else { return }
+        guard let result = try flowCall(.flowUpdate, ["values": ["photo": photo.uploadJSON]]) else { return }
         try apply(result)
         change = .field("photo")
         if advancing, view.field("photo")?.error == nil { advance(after: "photo") }
@@ -244,7 +244,7 @@ final class ReportSession {
 
     /// A flow method on this flow. An error answer becomes a notice, except that a flow that
     /// is gone ends the session.
-    private func flowCall(_ method: String, _ params: JSONObject = JSONObject()) throws(Failure) -> JSONValue? {
+    private func flowCall(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(Failure) -> JSONValue? {
         let withID = JSONObject(members: [(key: "flowId", value: .string(view.id))] + params.members)
         switch try call(method, withID) {
         case .success(let result):
@@ -259,7 +259,7 @@ final class ReportSession {
         }
     }
 
-    private func call(_ method: String, _ params: JSONObject) throws(Failure) -> Result<JSONValue, RPCError> {
+    private func call(_ method: RPCMethod, _ params: JSONObject) throws(Failure) -> Result<JSONValue, RPCError> {
         do {
             return try daemon.call(method, params)
         } catch {

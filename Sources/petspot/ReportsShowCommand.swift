@@ -31,7 +31,7 @@ struct ReportsShowCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        let result = conn.callOrExit("reports.get", ["reportId": .string(id)])
+        let result = conn.callOrExit(.reportsGet, ["reportId": .string(id)])
         let report = result["report"] ?? .null
         if json {
             print(JSONPrettyPrinter.string(report))

@@ -6,7 +6,7 @@ struct SpeciesNames {
 
     init(_ daemon: DaemonCalling, locale: String = "en") {
         var names: [String: String] = [:]
-        if case .success(let result)? = try? daemon.call("species.list", ["locale": .string(locale)]) {
+        if case .success(let result)? = try? daemon.call(.speciesList, ["locale": .string(locale)]) {
             for species in result["species"]?.arrayValue ?? [] {
                 if let id = species["id"]?.stringValue { names[id] = species["name"]?.stringValue ?? id }
             }

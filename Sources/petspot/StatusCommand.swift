@@ -26,8 +26,8 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        let info = conn.callOrExit("daemon.info")
-        let location = conn.callOrExit("location.status")
+        let info = conn.callOrExit(.daemonInfo)
+        let location = conn.callOrExit(.locationStatus)
         print(VisibleText.line("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)"))
         if let limits = info["limits"] {
             var parts: [String] = []

@@ -48,6 +48,20 @@ struct ProtocolContractTests {
         }
     }
 
+    @Test("no method name is written in Sources/ but in RPCMethod: the programs call methods by the contract's names")
+    func methodNamesWrittenOnce() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 100)
+        for file in files where file != "PetSpotProtocol/RPCMethod.swift" {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for method in RPCMethod.allCases {
+                #expect(!text.contains("\"\(method.rawValue)\""), "\(file) writes \"\(method.rawValue)\"; use RPCMethod.\(method)")
+            }
+        }
+    }
+
     @Test("docs/PROTOCOL.md has a section for every method of the contract, and no other")
     func documented() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
