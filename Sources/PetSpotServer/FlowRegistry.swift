@@ -121,7 +121,7 @@ public final class FlowRegistry: Sendable {
     /// Bytes of the views kept with open flows.
     public var keptViewBytes: Int { table.withLockedValue { $0.keptViewBytes } }
 
-    /// Registers a new flow for `owner`, or refuses with `limitExceeded` naming the limit.
+    /// Registers a new flow for `owner`, or refuses with `limitReached` naming the limit.
     public func start(_ flow: Flow, owner: UInt32) throws(FlowRegistryError) -> Flow {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
         try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Flow in

@@ -24,7 +24,9 @@ extension RPCError {
         }
     }
 
-    /// `reportIds` and `cursor` name what the client sent that the store found wrong.
+    /// `reportIds` and `cursor` name what the client sent that the store found wrong: only a
+    /// listing throws `.invalidCursor`, and only marking reports delivered (`relay.ack`)
+    /// throws `.reportNotFound`; a missing report elsewhere is nil, not an error.
     init(_ error: ReportStoreError) {
         switch error.kind {
         case .invalidCursor:

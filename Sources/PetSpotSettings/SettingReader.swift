@@ -43,7 +43,7 @@ public struct SettingReader: Sendable {
     }
 
     public func int(_ v: JSONValue, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard case .number(let n) = v, let i = n.exactInt else { throw fail("expected a whole number, found \(v.typeName == "a number" ? "\(v)" : v.typeName)") }
+        guard case .number(let n) = v, let i = n.exactInt else { throw fail("expected a whole number, found \(v.typeName == "a number" ? JSONWriter.string(v) : v.typeName)") }
         guard range.contains(i) else { throw fail("\(i) is out of range \(range.lowerBound)...\(range.upperBound)") }
         return i
     }

@@ -49,7 +49,10 @@ public enum SettingsFile {
 
     /// Nested objects become dotted keys; an object that is itself a setting's value stays whole.
     private static func flatten<C>(_ value: JSONValue, prefix: String, settings: [Setting<C>], into flat: inout [(key: String, value: JSONValue)]) {
-        guard case .object(let object) = value, !settings.contains(where: { $0.key == prefix }) else {
+        // An empty object that is no section of the table stands as a key of its own, so that a
+        // misspelt section is refused rather than passed over.
+        let isSection = prefix.isEmpty || settings.contains { $0.key.hasPrefix(prefix + ".") }
+        guard case .object(let object) = value, !object.isEmpty || isSection, !settings.contains(where: { $0.key == prefix }) else {
             flat.append((key: prefix, value: value))
             return
         }

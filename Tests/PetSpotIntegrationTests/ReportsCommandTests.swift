@@ -80,7 +80,7 @@ struct ReportsCommandTests {
 
         let missing = try runProgram(Paths.petspot, ["reports", "show", "no-such-report", "--socket", daemon.socketPath])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("reportNotFound"))
+        #expect(missing.stderr.hasPrefix("petspot: reports.get: no report \"no-such-report\" of yours [reportNotFound]"), "\(missing.stderr)")
     }
 
     @Test("control characters in stored reports reach no terminal: list, show and --json show them escaped; the daemon refuses new ones")

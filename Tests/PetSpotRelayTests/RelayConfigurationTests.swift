@@ -61,6 +61,8 @@ struct RelayConfigurationTests {
         (["maxAnswerBytes": 1_073_741_825], "relay.json: maxAnswerBytes: 1073741825 is out of range 1048576...1073741824"),
         (["batchSize": 10_001], "relay.json: batchSize: 10001 is out of range 1...10000"),
         (["batchSize": "10"], "relay.json: batchSize: expected a whole number, found a string"),
+        (["batchSize": .number(JSONNumber(validatedLiteral: "1.5"))], "relay.json: batchSize: expected a whole number, found 1.5"),
+        (["sokcet": [:]], "relay.json: unknown key \"sokcet\"; known: socket,"),
         (["pollIntervalSeconds": 0], "relay.json: pollIntervalSeconds: expected a number of seconds from 0.01 to 3600, found 0"),
         (["pollIntervalSeconds": 3_601], "relay.json: pollIntervalSeconds: expected a number of seconds from 0.01 to 3600, found 3601"),
         (["retryMaxDelaySeconds": 0], "relay.json: retryMaxDelaySeconds: 0 is out of range 1...3600"),

@@ -96,6 +96,14 @@ struct DaemonConfigurationTests {
         #expect(SettingParsers.providersProblem(["gpsd", "galileo"]) == "unknown location provider \"galileo\"; known: gpsd, simulated")
     }
 
+    @Test("an empty section of the table is accepted and changes nothing; an empty object under any other key is refused")
+    func emptyObjects() throws {
+        var c = DaemonConfiguration()
+        try c.apply(try JSONParser.parse(#"{"limits":{},"location":{"gpsd":{}}}"#), file: "f.json")
+        #expect(c.limits.maxFlows == DaemonConfiguration().limits.maxFlows)
+        #expect(throws: ConfigurationError(#"f.json: unknown key "limitz""#)) { try c.apply(try JSONParser.parse(#"{"limitz":{}}"#), file: "f.json") }
+    }
+
     @Test("a reload names the restart-only settings that changed, from the settings table, and only those", arguments: [
         (#"{"socket":{"path":"/run/other.sock"}}"#, ["socket.path"]),
         (#"{"limits":{"drainTimeoutSeconds":9,"maxFlows":3}}"#, ["limits.drainTimeoutSeconds"]),
@@ -113,7 +121,9 @@ struct DaemonConfigurationTests {
         (#"{"limits":{"maxFlows":0}}"#, "f.json: limits.maxFlows: 0 is out of range 1...10000000"),
         (#"{"limits":{"maxCompletedFlows":-1}}"#, "f.json: limits.maxCompletedFlows: -1 is out of range 0...10000000"),
         (#"{"limits":{"maxCompletedFlows":10000001}}"#, "f.json: limits.maxCompletedFlows: 10000001 is out of range 0...10000000"),
-        (#"{"limits":{"maxFlows":1.5}}"#, "f.json: limits.maxFlows: expected a whole number"),
+        (#"{"limits":{"maxFlows":1.5}}"#, "f.json: limits.maxFlows: expected a whole number, found 1.5"),
+        (#"{"limits":{"maxFlows":"3"}}"#, "f.json: limits.maxFlows: expected a whole number, found a string"),
+        (#"{"sokcet":{}}"#, "f.json: unknown key \"sokcet\""),
         (#"{"limits":{"maxFlowz":1}}"#, "f.json: unknown key \"limits.maxFlowz\""),
         (#"{"limit":{"maxFlows":1}}"#, "f.json: unknown key \"limit.maxFlows\""),
         (#"{"socket":"x"}"#, "f.json: unknown key \"socket\"; did you mean \"socket.path\"?"),
