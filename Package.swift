@@ -163,6 +163,6 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
-        fuzzTarget("fuzz-config", ["PetSpotServer", "PetSpotJSON"]),
+        fuzzTarget("fuzz-config", ["PetSpotServer", "PetSpotSettings", "PetSpotJSON"]),
     ]
 }

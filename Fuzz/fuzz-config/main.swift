@@ -1,6 +1,7 @@
 import FuzzSupport
 import PetSpotJSON
 import PetSpotServer
+import PetSpotSettings
 
 // Input: the bytes of a configuration file, parsed and applied on top of the defaults as
 // `petspotd --config` does.
