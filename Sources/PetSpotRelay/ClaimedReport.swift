@@ -45,12 +45,7 @@ public struct ClaimBatch: Sendable, Equatable {
     }
 
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        let claim: RelayClaim.Result
-        do throws(FlowViewError) {
-            claim = try RelayClaim.Result(json: result)
-        } catch {
-            throw DaemonAnswerError("\(RelayClaim.method.rawValue)'s answer: \(error)")
-        }
+        let claim = try DaemonAnswerError.reading(RelayClaim.method, result, RelayClaim.Result.init(json:))
         var reports: [ClaimedReport] = []
         reports.reserveCapacity(claim.reports.count)
         for item in claim.reports { reports.append(try ClaimedReport(item)) }
@@ -62,4 +57,13 @@ public struct ClaimBatch: Sendable, Equatable {
 public struct DaemonAnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// `method`'s answer read with the contract's reader; a misfit names the method and the member.
+    static func reading<T>(_ method: RPCMethod, _ result: JSONValue, _ read: (JSONValue) throws(FlowViewError) -> T) throws(DaemonAnswerError) -> T {
+        do throws(FlowViewError) {
+            return try read(result)
+        } catch {
+            throw DaemonAnswerError("\(method.rawValue)'s answer: \(error)")
+        }
+    }
 }

@@ -58,12 +58,8 @@ public final class DaemonLink: Sendable {
     @discardableResult
     public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
         let result = try await call(RelayAck.method, RelayAck.Params(reportIds: ids).json)
-        do throws(FlowViewError) {
-            let ack = try RelayAck.Result(json: result)
-            return (ack.delivered, ack.alreadyDelivered)
-        } catch {
-            throw DaemonAnswerError("\(RelayAck.method.rawValue)'s answer: \(error)")
-        }
+        let ack = try DaemonAnswerError.reading(RelayAck.method, result, RelayAck.Result.init(json:))
+        return (ack.delivered, ack.alreadyDelivered)
     }
 
     public func status() async throws -> RelayDaemonStatus {
@@ -156,10 +152,6 @@ public typealias RelayDaemonStatus = RelayStatus.Result
 
 extension RelayStatus.Result {
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        do throws(FlowViewError) {
-            try self.init(json: result)
-        } catch {
-            throw DaemonAnswerError("\(RelayStatus.method.rawValue)'s answer: \(error)")
-        }
+        self = try DaemonAnswerError.reading(RelayStatus.method, result, Self.init(json:))
     }
 }

@@ -39,14 +39,19 @@ extension RPCError {
     }
 }
 
+/// Runs a registry call, failing with the error a client sees.
+func registryCall<T>(_ body: () throws(FlowRegistryError) -> T) throws(RPCError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw RPCError(error)
+    }
+}
+
 extension FlowRegistry {
     /// `withFlow`, failing with the error a client sees.
     func answering<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
-        do throws(FlowRegistryError) {
-            return try withFlow(id, owner: owner, body)
-        } catch {
-            throw RPCError(error)
-        }
+        try registryCall { () throws(FlowRegistryError) in try withFlow(id, owner: owner, body) }
     }
 }
 

@@ -16,8 +16,6 @@ import Testing
 /// flow, `flow.get` answers the flow as it is now.
 @Suite("flow.get answers")
 struct FlowGetAnswerTests {
-    typealias InProcess = InProcessDaemon
-
     /// Written by a run of the daemon (TZ=UTC, its date set to the manual clock's) for the flows
     /// of `goldenBytes`. flow-b's race and description were stored until control characters in
     /// free text were refused; now they are refused values, shown escaped in `display`.
@@ -28,7 +26,7 @@ struct FlowGetAnswerTests {
 
     /// Starts a flow, takes it through `steps` (a method, and the values of an update), and
     /// answers `flow.get` on it (request id 7).
-    func startAndGet(_ daemon: InProcess, locale: String, steps: [(method: String, values: String?)] = []) throws -> (id: String, answer: String) {
+    func startAndGet(_ daemon: InProcessDaemon, locale: String, steps: [(method: String, values: String?)] = []) throws -> (id: String, answer: String) {
         let start = try JSONParser.parse(try daemon.answer(#"{"jsonrpc":"2.0","id":1,"method":"flow.start","params":{"locale":"\#(locale)"}}"#))
         let id = try #require(start["result"]?["flow"]?["id"]?.stringValue)
         for (method, values) in steps {
@@ -41,7 +39,7 @@ struct FlowGetAnswerTests {
 
     @Test("the answer's bytes are the same as before: a new flow, and a Polish one holding refused values that need escapes")
     func goldenBytes() async throws {
-        let daemon = try await InProcess()
+        let daemon = try await InProcessDaemon()
         let a = try startAndGet(daemon, locale: "en")
         let odd = #""x\"1\\\n\t\u0001\u007f ż""#
         let b = try startAndGet(daemon, locale: "pl", steps: [
@@ -57,7 +55,7 @@ struct FlowGetAnswerTests {
 
     @Test("after each change of a flow, flow.get answers the view of the flow as it is")
     func changedFlow() async throws {
-        let daemon = try await InProcess()
+        let daemon = try await InProcessDaemon()
         let (id, _) = try startAndGet(daemon, locale: "en")
         let steps = [
             #"{"jsonrpc":"2.0","id":3,"method":"flow.continue","params":{"flowId":"\#(id)"}}"#,
@@ -79,7 +77,7 @@ struct FlowGetAnswerTests {
 
     @Test("a batch of flow.get answers is one array of the same answers")
     func batch() async throws {
-        let daemon = try await InProcess()
+        let daemon = try await InProcessDaemon()
         let (id, single) = try startAndGet(daemon, locale: "en")
         let get = #"{"jsonrpc":"2.0","id":7,"method":"flow.get","params":{"flowId":"\#(id)"}}"#
         #expect(try daemon.answer("[\(get),\(get)]") == "[\(single),\(single)]")
@@ -88,7 +86,7 @@ struct FlowGetAnswerTests {
 
     @Test("daemon.info is written once per settings: the same bytes the writer makes of the whole answer, again after a reload with the new settings")
     func daemonInfoKeptPerSettings() async throws {
-        let daemon = try await InProcess()
+        let daemon = try await InProcessDaemon()
         func expected(_ id: String) throws -> String {
             let info = try JSONParser.parse(Array(try daemon.answer(#"{"id":0,"method":"daemon.info"}"#).utf8))["result"]
             return JSONWriter.string(["jsonrpc": "2.0", "id": .string(id), "result": try #require(info)])

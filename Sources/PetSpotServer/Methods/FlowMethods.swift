@@ -11,11 +11,8 @@ extension RequestRouter {
     func flowStart(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
         let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
         try p.finish()
-        let flow: Flow
-        do throws(FlowRegistryError) {
-            flow = try services.registry.start(Flow(id: services.makeID(), locale: locale), owner: peer.uid)
-        } catch {
-            throw RPCError(error)
+        let flow = try registryCall { () throws(FlowRegistryError) in
+            try services.registry.start(Flow(id: services.makeID(), locale: locale), owner: peer.uid)
         }
         return .result(["flow": flow.view(env: services.flowEnvironment()).json])
     }
@@ -26,14 +23,12 @@ extension RequestRouter {
         let id = try p.requiredString("flowId")
         try p.finish()
         let services = self.services
-        do throws(FlowRegistryError) {
-            return .now(.success(.written(try services.registry.renderedView(id, owner: peer.uid, generation: services.settingsGeneration) { flow in
+        return .now(.success(.written(try registryCall { () throws(FlowRegistryError) in
+            try services.registry.renderedView(id, owner: peer.uid, generation: services.settingsGeneration) { flow in
                 let (env, generation) = services.flowEnvironmentAndGeneration()
                 return (JSONWriter.bytes(["flow": flow.view(env: env).json]), generation)
-            })))
-        } catch {
-            throw RPCError(error)
-        }
+            }
+        })))
     }
 
     func flowUpdate(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
