@@ -162,7 +162,7 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol"]),
+        fuzzTarget("fuzz-flow-update", ["PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews"]),
         fuzzTarget("fuzz-config", ["PetSpotServer", "PetSpotSettings", "PetSpotJSON"]),
     ]
 }

@@ -2,6 +2,7 @@ import FuzzSupport
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 
 // Input: a first line naming the step and, after a space, the locale ("description pl"); any
 // other first line picks both from its bytes. The rest is what `flow.update` sends on that step

@@ -13,7 +13,7 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
 
 /// One connection to petspotd with plain blocking I/O: the right tool for a command-line
 /// client and for tests that drive the daemon like a person would.
-public final class PetSpotConnection {
+public final class PetSpotConnection: DaemonCalling {
     public let socketPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -174,11 +174,6 @@ public final class PetSpotConnection {
         } catch {
             throw ClientError("petspotd sent something that is not JSON: \(error)")
         }
-    }
-
-    /// One request and its answer: the result, or the daemon's error.
-    public func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
-        try call(method.rawValue, params)
     }
 
     /// A call by name, for names a person gives (`petspot call`) or tests of unknown names.

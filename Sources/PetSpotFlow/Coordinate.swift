@@ -29,7 +29,11 @@ public struct Coordinate: Sendable, Hashable {
     }
 
     /// A JSON number whose literal is `text`.
+    public var literal: JSONNumber {
+        JSONNumber(validatedLiteral: text)
+    }
+
     public var json: JSONValue {
-        .number(JSONNumber(validatedLiteral: text))
+        .number(literal)
     }
 }

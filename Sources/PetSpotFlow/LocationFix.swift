@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 /// One position from a location provider, already rounded to 5 decimals.
 public struct LocationFix: Sendable, Hashable {
@@ -19,18 +20,9 @@ public struct LocationFix: Sendable, Hashable {
         self.accuracy = accuracy
     }
 
-    /// `{latitude, longitude, source, time, accuracy?}`; accuracy is left out when unknown or not finite.
-    public var json: JSONValue {
-        var object: JSONObject = [
-            "latitude": latitude.json,
-            "longitude": longitude.json,
-            "source": .string(source),
-            "time": .string(time),
-        ]
-        if let accuracy = accuracyLiteral {
-            object.members.append((key: "accuracy", value: .number(accuracy)))
-        }
-        return .object(object)
+    /// As a client sees it; accuracy is left out when unknown or not finite.
+    public var view: LocationView.Fix {
+        LocationView.Fix(latitude: latitude.literal, longitude: longitude.literal, source: source, time: time, accuracy: accuracyLiteral)
     }
 
     private var accuracyLiteral: JSONNumber? {

@@ -10,31 +10,26 @@ public enum LocationOutcome: Sendable, Hashable {
     /// No provider could answer; `reason` is for logs, not for the screen.
     case unavailable(reason: String)
 
-    /// The wire name: "ok", "permissionDenied", "servicesDisabled", "timeout", "unavailable".
-    public var status: String {
+    /// Its status as a client sees it.
+    public var status: LocationView.Status {
         switch self {
-        case .fix: "ok"
-        case .permissionDenied: "permissionDenied"
-        case .servicesDisabled: "servicesDisabled"
-        case .timeout: "timeout"
-        case .unavailable: "unavailable"
+        case .fix: .ok
+        case .permissionDenied: .permissionDenied
+        case .servicesDisabled: .servicesDisabled
+        case .timeout: .timeout
+        case .unavailable: .unavailable
         }
     }
 
-    /// The `location` object of PROTOCOL.md: `{status, fix?, message, settings?}`.
-    public func json(locale: FlowLocale) -> JSONValue {
-        let strings = StringCatalog(locale)
-        var object: JSONObject = ["status": .string(status)]
-        if case .fix(let fix) = self {
-            object.members.append((key: "fix", value: fix.json))
+    /// What a client is shown, its message in `locale`.
+    public func view(locale: FlowLocale) -> LocationView {
+        let message = StringCatalog(locale).locationMessage(self)
+        return switch self {
+        case .fix(let fix): LocationView(status: .ok, fix: fix.view, message: message)
+        case .permissionDenied(let settings): LocationView(status: .permissionDenied, message: message, settings: settings)
+        case .servicesDisabled(let settings): LocationView(status: .servicesDisabled, message: message, settings: settings)
+        case .timeout: LocationView(status: .timeout, message: message)
+        case .unavailable: LocationView(status: .unavailable, message: message)
         }
-        object.members.append((key: "message", value: .string(strings.locationMessage(self))))
-        switch self {
-        case .permissionDenied(let settings), .servicesDisabled(let settings):
-            object.members.append((key: "settings", value: settings.json))
-        case .fix, .timeout, .unavailable:
-            break
-        }
-        return .object(object)
     }
 }

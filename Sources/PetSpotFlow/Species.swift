@@ -1,3 +1,5 @@
+import PetSpotViews
+
 /// One entry of the curated species list: a stable id and its name in every locale.
 public struct Species: Sendable, Hashable {
     public let id: String

@@ -6,6 +6,7 @@ import PetSpotFlow
 import PetSpotJSON
 import PetSpotSystem
 import NIOConcurrencyHelpers
+import PetSpotViews
 
 /// Real fixes from gpsd through libgps.
 ///

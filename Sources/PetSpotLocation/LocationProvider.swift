@@ -1,4 +1,5 @@
 import PetSpotFlow
+import PetSpotViews
 
 /// One source of positions behind the location service. A provider only answers "a fix, or
 /// why not"; the order of providers, fallback and permission live in `LocationService`. A
@@ -37,25 +38,4 @@ public enum ProviderAnswer: Sendable, Equatable {
     case timeout
     /// The provider cannot answer at all now (not connected, not configured).
     case unavailable(reason: String)
-}
-
-/// A provider's state for `location.status`.
-public struct ProviderStatus: Sendable, Equatable {
-    public enum State: String, Sendable {
-        case ready, connected, disconnected, denied, disabled, noFix
-    }
-
-    public let name: String
-    public let state: State
-    public let lastFixAgeMs: Int?
-    public let lastError: String?
-    public let detail: String?
-
-    public init(name: String, state: State, lastFixAgeMs: Int? = nil, lastError: String? = nil, detail: String? = nil) {
-        self.name = name
-        self.state = state
-        self.lastFixAgeMs = lastFixAgeMs
-        self.lastError = lastError
-        self.detail = detail
-    }
 }

@@ -92,30 +92,18 @@ public final class LocationService: Sendable {
     }
 
     /// The service's state for `location.status`, with what it means for `client`.
-    public func status(for client: LocationClient? = nil) async -> JSONValue {
-        var providerStates: [JSONValue] = []
+    public func status(for client: LocationClient? = nil) async -> LocationStatusView {
+        var providerStates: [ProviderStatus] = []
         for provider in providers {
-            let status = await provider.status()
-            providerStates.append([
-                "name": .string(status.name),
-                "state": .string(status.state.rawValue),
-                "lastFixAgeMs": .optional(status.lastFixAgeMs),
-                "lastError": .optional(status.lastError),
-                "detail": .optional(status.detail),
-            ])
+            providerStates.append(await provider.status())
         }
-        let permissionText: String = switch refusal(for: client) {
-        case nil: "allowed"
-        case .servicesDisabled?: "servicesDisabled"
-        default: "denied"
+        let permission: LocationStatusView.Permission = switch refusal(for: client) {
+        case nil: .allowed
+        case .servicesDisabled?: .servicesDisabled
+        default: .denied
         }
-        return [
-            "enabled": .bool(enabled),
-            "permission": .string(permissionText),
-            "providers": .array(providerStates),
-            "timeoutMs": .int(defaultTimeout.milliseconds),
-            "maxAgeMs": .int(defaultMaxAge.milliseconds),
-        ]
+        return LocationStatusView(enabled: enabled, permission: permission, providers: providerStates,
+                                  timeoutMs: defaultTimeout.milliseconds, maxAgeMs: defaultMaxAge.milliseconds)
     }
 }
 

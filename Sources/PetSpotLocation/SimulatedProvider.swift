@@ -2,6 +2,7 @@ import FoundationEssentials
 import PetSpotFlow
 import PetSpotSystem
 import NIOConcurrencyHelpers
+import PetSpotViews
 
 /// Positions without hardware, for machines with no GPS and for exercising every outcome a
 /// client must handle.

@@ -98,7 +98,11 @@ extension FlowView {
     /// Reads the `flow` member of an answer. Members this version does not know are passed
     /// over; a member it needs that is missing or of the wrong type is an error naming it.
     public init(json: JSONValue) throws(FlowViewError) {
-        let flow = try WireObject(json, at: "flow")
+        try self.init(try WireObject(json, at: "flow"))
+    }
+
+    /// Reads a flow that stands at `flow`'s place in an answer.
+    init(_ flow: WireObject) throws(FlowViewError) {
         let id = try flow.string("id")
         let state: State
         switch try flow.string("state") {
@@ -183,91 +187,5 @@ extension FlowView.AlertAction {
 extension SettingsLocation {
     init(_ settings: WireObject) throws(FlowViewError) {
         self.init(file: try settings.string("file"), key: try settings.string("key"))
-    }
-}
-
-/// One object of the view while it is read, with where it stands ("flow.screen.fields[2]")
-/// so that an error names the member at fault.
-struct WireObject {
-    let object: JSONObject
-    let location: String
-
-    init(_ value: JSONValue, at location: String) throws(FlowViewError) {
-        guard case .object(let object) = value else {
-            throw FlowViewError(at: location, "must be an object, not \(value.typeName)")
-        }
-        self.object = object
-        self.location = location
-    }
-
-    func path(_ key: String) -> String { location + "." + key }
-
-    /// Whether a member that is written only when it has something to say (`options`,
-    /// `settings`) is there.
-    func has(_ key: String) -> Bool { object[key] != nil }
-
-    /// Any JSON value, null included; only a missing member is an error.
-    func value(_ key: String) throws(FlowViewError) -> JSONValue {
-        guard let value = object[key] else { throw FlowViewError(at: path(key), "is missing") }
-        return value
-    }
-
-    func string(_ key: String) throws(FlowViewError) -> String {
-        let value = try value(key)
-        guard case .string(let text) = value else { throw FlowViewError(at: path(key), "must be a string, not \(value.typeName)") }
-        return text
-    }
-
-    /// A string or null.
-    func optionalString(_ key: String) throws(FlowViewError) -> String? {
-        let value = try value(key)
-        switch value {
-        case .null: return nil
-        case .string(let text): return text
-        default: throw FlowViewError(at: path(key), "must be a string or null, not \(value.typeName)")
-        }
-    }
-
-    func bool(_ key: String) throws(FlowViewError) -> Bool {
-        let value = try value(key)
-        guard case .bool(let flag) = value else { throw FlowViewError(at: path(key), "must be true or false, not \(value.typeName)") }
-        return flag
-    }
-
-    func int(_ key: String) throws(FlowViewError) -> Int {
-        let value = try value(key)
-        guard case .number(let number) = value, let int = number.exactInt else {
-            throw FlowViewError(at: path(key), "must be a whole number, not \(value.typeName)")
-        }
-        return int
-    }
-
-    func object(_ key: String) throws(FlowViewError) -> WireObject {
-        try WireObject(try value(key), at: path(key))
-    }
-
-    /// An object or null.
-    func optionalObject(_ key: String) throws(FlowViewError) -> WireObject? {
-        let value = try value(key)
-        return value.isNull ? nil : try WireObject(value, at: path(key))
-    }
-
-    func strings(_ key: String) throws(FlowViewError) -> [String] {
-        try elements(key).map { element throws(FlowViewError) in
-            guard case .string(let text) = element.value else {
-                throw FlowViewError(at: element.path, "must be a string, not \(element.value.typeName)")
-            }
-            return text
-        }
-    }
-
-    func objects<T>(_ key: String, _ read: (WireObject) throws(FlowViewError) -> T) throws(FlowViewError) -> [T] {
-        try elements(key).map { element throws(FlowViewError) in try read(try WireObject(element.value, at: element.path)) }
-    }
-
-    private func elements(_ key: String) throws(FlowViewError) -> [(value: JSONValue, path: String)] {
-        let value = try value(key)
-        guard case .array(let elements) = value else { throw FlowViewError(at: path(key), "must be an array, not \(value.typeName)") }
-        return elements.enumerated().map { (value: $0.element, path: "\(path(key))[\($0.offset)]") }
     }
 }

@@ -24,12 +24,8 @@ public struct ClaimedReport: Sendable, Equatable {
 
     /// One element of `relay.claim`'s `reports`, as the contract reads it.
     public init(_ item: RelayClaim.Item) throws(DaemonAnswerError) {
-        var report = item.report
-        guard let id = report["id"]?.stringValue, !id.isEmpty else { throw DaemonAnswerError("a claimed report has no id") }
-        guard let submittedAt = report["submittedAt"]?.stringValue else { throw DaemonAnswerError("report \(id) has no submittedAt") }
-        report["delivery"] = nil
-        self.init(id: id, submittedAt: submittedAt, report: .object(report),
-                  photo: item.photo)
+        guard !item.report.id.isEmpty else { throw DaemonAnswerError("a claimed report has an empty id") }
+        self.init(id: item.report.id, submittedAt: item.report.submittedAt, report: item.report.jsonWithoutDelivery, photo: item.photo)
     }
 }
 
@@ -45,7 +41,10 @@ public struct ClaimBatch: Sendable, Equatable {
     }
 
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        let claim = try DaemonAnswerError.reading(RelayClaim.method, result, RelayClaim.Result.init(json:))
+        try self.init(try DaemonAnswerError.reading(RelayClaim.method, result, RelayClaim.Result.init(json:)))
+    }
+
+    public init(_ claim: RelayClaim.Result) throws(DaemonAnswerError) {
         var reports: [ClaimedReport] = []
         reports.reserveCapacity(claim.reports.count)
         for item in claim.reports { reports.append(try ClaimedReport(item)) }

@@ -50,20 +50,23 @@ public final class DaemonLink: Sendable {
     }
 
     public func claim(limit: Int) async throws -> ClaimBatch {
-        let result = try await call(RelayClaim.method, RelayClaim.Params(limit: limit).json)
-        return try ClaimBatch(result: result)
+        try ClaimBatch(try await call(RelayClaim.self, RelayClaim.Params(limit: limit)))
     }
 
     /// Marks reports delivered; the daemon has made that durable when this returns.
     @discardableResult
     public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
-        let result = try await call(RelayAck.method, RelayAck.Params(reportIds: ids).json)
-        let ack = try DaemonAnswerError.reading(RelayAck.method, result, RelayAck.Result.init(json:))
+        let ack = try await call(RelayAck.self, RelayAck.Params(reportIds: ids))
         return (ack.delivered, ack.alreadyDelivered)
     }
 
     public func status() async throws -> RelayDaemonStatus {
-        try RelayDaemonStatus(result: try await call(RelayStatus.method))
+        try await call(RelayStatus.self, NoParams())
+    }
+
+    /// A call of `M`; an answer that does not fit its result names the method and the member.
+    public func call<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
+        try DaemonAnswerError.reading(M.method, try await call(M.method, params.json), M.Result.init(json:))
     }
 
     /// One call on the link's thread; a failed connection is dropped so that the next call

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import PetSpotJSON
+import PetSpotProtocol
 import PetSpotSettings
 import PetSpotSystem
 
@@ -66,7 +67,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var claimTimeoutSeconds = 60
         public var maxClaimReports = 100
         /// What `maxClaimReports` may be set to; a claim's `limit` and an acknowledgement's ids are bounded by it.
-        public static let maxClaimReportsRange = 1...10_000
+        public static let maxClaimReportsRange = RelayClaim.maxReportsRange
         /// Photo bytes per claim; the first report of a claim goes in whatever its size.
         public var maxClaimBytes = 8 * 1024 * 1024
     }

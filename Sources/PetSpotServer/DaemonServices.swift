@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PetSpotFlow
 import PetSpotLocation
+import PetSpotProtocol
 import PetSpotStore
 import PetSpotSystem
 import NIOConcurrencyHelpers
@@ -61,6 +62,16 @@ public final class DaemonServices: Sendable {
     public func isRelay(_ peer: Peer) -> Bool {
         guard let gid = runtime.withLockedValue({ $0.relayGroupID }) else { return false }
         return peer.isMember(of: gid)
+    }
+
+    /// What a request needs of the settings before its handler runs, read under one lock:
+    /// whether `peer` is a relay and the limits its params are read with.
+    func requestSettings(for peer: Peer) -> (isRelay: Bool, bounds: ParamBounds) {
+        let (gid, bounds) = runtime.withLockedValue { settings in
+            (settings.relayGroupID, ParamBounds(locationTimeoutMs: settings.configuration.locationTimeoutMs,
+                                                maxReportsPage: settings.configuration.limits.maxReportsPage))
+        }
+        return (gid.map { peer.isMember(of: $0) } ?? false, bounds)
     }
 
     /// Puts reloaded settings in force; returns the ones they replace.

@@ -30,18 +30,44 @@ public enum MethodResult: Sendable, Equatable {
 /// What a method answers: its result or the error the client sees.
 public typealias MethodOutcome = Result<MethodResult, RPCError>
 
-extension Reply where Value == MethodOutcome {
+/// A handler's answer: its typed result, or the same result already written for the wire.
+public enum Answer<Value: RPCResultCoding>: Sendable {
+    case value(Value)
+    case written([UInt8])
+
+    var methodResult: MethodResult {
+        switch self {
+        case .value(let value): .json(value.json)
+        case .written(let bytes): .written(bytes)
+        }
+    }
+}
+
+/// What a handler of a method with result `R` gives: its answer or an error, now or later.
+public typealias MethodReply<R: RPCResultCoding> = Reply<Result<Answer<R>, RPCError>>
+
+extension Reply {
     /// A result ready now.
-    static func result(_ value: JSONValue) -> Reply { .now(.success(.json(value))) }
+    static func result<R>(_ value: R) -> Reply where Value == Result<Answer<R>, RPCError> {
+        .now(.success(.value(value)))
+    }
 
     /// Work whose result comes later; a thrown error is the answer.
-    static func work(_ body: @escaping @Sendable () async throws(RPCError) -> JSONValue) -> Reply {
+    static func work<R>(_ body: @escaping @Sendable () async throws(RPCError) -> R) -> Reply where Value == Result<Answer<R>, RPCError> {
         .later {
             do throws(RPCError) {
-                return .success(.json(try await body()))
+                return .success(.value(try await body()))
             } catch {
                 return .failure(error)
             }
+        }
+    }
+
+    /// The reply as the envelope writer takes it.
+    func outcome<R>() -> Reply<MethodOutcome> where Value == Result<Answer<R>, RPCError> {
+        switch self {
+        case .now(let value): .now(value.map(\.methodResult))
+        case .later(let work): .later { await work().map(\.methodResult) }
         }
     }
 }

@@ -4,8 +4,8 @@ import PetSpotProtocol
 
 /// Finds a request's method and hands its params to the handler of its area (daemon, flow,
 /// location, reports, relay: one file each, in the order of the protocol's method table).
-/// Handlers decode params, call the domain and shape the result; they answer `now` when they
-/// only touch memory, `later` when they wait.
+/// The router reads a method's typed params (`RPCMethodSpec.Params`); its handler calls the
+/// domain and gives the typed result, `now` when it only touches memory, `later` when it waits.
 public struct RequestRouter: Sendable {
     public let services: DaemonServices
     public let faults: FaultLog
@@ -32,36 +32,44 @@ public struct RequestRouter: Sendable {
     }
 
     private func dispatch(_ request: RPCRequest, peer: Peer) -> Reply<MethodOutcome> {
-        let isRelay = services.isRelay(peer)
+        let (isRelay, bounds) = services.requestSettings(for: peer)
         // To a peer outside relay.group the relay methods do not exist: the same answer as any
         // unknown name, and the list it gives leaves them out.
         guard let method = RPCMethod(rawValue: request.method), !method.isRelay || isRelay else {
             let known = RPCMethod.allCases.filter { !$0.isRelay || isRelay }
             return .now(.failure(RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(known.map(\.rawValue).joined(separator: ", "))", parameter: "method")))
         }
-        var params = RPCParams(request.params)
+        let params = request.params
+        switch method {
+        case .rpcDiscover: return handle(RPCDiscover.self, params, bounds) { _ throws(RPCError) in rpcDiscover(relay: isRelay) }
+        case .daemonInfo: return handle(DaemonInfo.self, params, bounds) { _ throws(RPCError) in daemonInfo() }
+        case .speciesList: return handle(SpeciesList.self, params, bounds) { p throws(RPCError) in speciesList(p) }
+        case .flowStart: return handle(FlowStart.self, params, bounds) { p throws(RPCError) in try flowStart(p, peer) }
+        case .flowGet: return handle(FlowGet.self, params, bounds) { p throws(RPCError) in try flowGet(p, peer) }
+        case .flowUpdate: return handle(FlowUpdate.self, params, bounds) { p throws(RPCError) in flowUpdate(p, peer) }
+        case .flowContinue: return handle(FlowContinue.self, params, bounds) { p throws(RPCError) in try flowContinue(p, peer) }
+        case .flowBack: return handle(FlowBack.self, params, bounds) { p throws(RPCError) in try flowBack(p, peer) }
+        case .flowCancel: return handle(FlowCancel.self, params, bounds) { p throws(RPCError) in try flowCancel(p, peer) }
+        case .flowDismissAlert: return handle(FlowDismissAlert.self, params, bounds) { p throws(RPCError) in try flowDismissAlert(p, peer) }
+        case .flowRequestLocation: return handle(FlowRequestLocation.self, params, bounds) { p throws(RPCError) in try flowRequestLocation(p, peer) }
+        case .flowSubmit: return handle(FlowSubmit.self, params, bounds) { p throws(RPCError) in try flowSubmit(p, peer) }
+        case .locationCurrent: return handle(LocationCurrent.self, params, bounds) { p throws(RPCError) in locationCurrent(p, peer) }
+        case .locationStatus: return handle(LocationStatus.self, params, bounds) { _ throws(RPCError) in locationStatus(peer) }
+        case .reportsList: return handle(ReportsList.self, params, bounds) { p throws(RPCError) in reportsList(p, peer) }
+        case .reportsGet: return handle(ReportsGet.self, params, bounds) { p throws(RPCError) in reportsGet(p, peer) }
+        case .relayClaim: return handle(RelayClaim.self, params, bounds) { p throws(RPCError) in relayClaim(p) }
+        case .relayAck: return handle(RelayAck.self, params, bounds) { p throws(RPCError) in relayAck(p) }
+        case .relayStatus: return handle(RelayStatus.self, params, bounds) { _ throws(RPCError) in relayStatus() }
+        }
+    }
+
+    /// Reads `M`'s params, runs its handler and hands its typed answer to the envelope writer.
+    private func handle<M: RPCMethodSpec>(_ method: M.Type, _ params: JSONObject, _ bounds: ParamBounds,
+                                          _ handler: (M.Params) throws(RPCError) -> MethodReply<M.Result>) -> Reply<MethodOutcome>
+    {
+        var reader = RPCParams(params)
         do throws(RPCError) {
-            switch method {
-            case .rpcDiscover: return try rpcDiscover(&params, relay: isRelay)
-            case .daemonInfo: return try daemonInfo(&params)
-            case .speciesList: return try speciesList(&params)
-            case .flowStart: return try flowStart(&params, peer)
-            case .flowGet: return try flowGet(&params, peer)
-            case .flowUpdate: return try flowUpdate(&params, peer)
-            case .flowContinue: return try flowContinue(&params, peer)
-            case .flowBack: return try flowBack(&params, peer)
-            case .flowCancel: return try flowCancel(&params, peer)
-            case .flowDismissAlert: return try flowDismissAlert(&params, peer)
-            case .flowRequestLocation: return try flowRequestLocation(&params, peer)
-            case .flowSubmit: return try flowSubmit(&params, peer)
-            case .locationCurrent: return try locationCurrent(&params, peer)
-            case .locationStatus: return try locationStatus(&params, peer)
-            case .reportsList: return try reportsList(&params, peer)
-            case .reportsGet: return try reportsGet(&params, peer)
-            case .relayClaim: return try relayClaim(&params)
-            case .relayAck: return try relayAck(&params)
-            case .relayStatus: return try relayStatus(&params)
-            }
+            return try handler(try M.Params(&reader, bounds: bounds)).outcome()
         } catch {
             return .now(.failure(error))
         }

@@ -1,4 +1,5 @@
 import PetSpotClient
+import PetSpotProtocol
 import PetSpotJSON
 import NIOConcurrencyHelpers
 
@@ -23,7 +24,7 @@ final class ActiveFlow: Sendable {
     /// (a location request) that would come first. True when the daemon cancelled it.
     static func cancel(_ flowID: String, socketPath: String) -> Bool {
         guard let connection = try? PetSpotConnection(socketPath: socketPath, timeout: .seconds(5)),
-            case .success? = try? connection.call(.flowCancel, ["flowId": .string(flowID)])
+            case .success? = try? connection.call(FlowCancel.self, FlowIDParams(flowId: flowID))
         else { return false }
         return true
     }

@@ -60,7 +60,7 @@ struct CallCommand: ParsableCommand {
 
     /// One line a method: its name, its params (optional ones in brackets) and its summary.
     private func printMethods() throws {
-        let document = connection.connect().callOrExit(.rpcDiscover)
+        let document = connection.connect().callOrExit(RPCDiscover.self).json
         var table = TextTable(headers: ["METHOD", "PARAMS", "SUMMARY"])
         for method in document["methods"]?.arrayValue ?? [] {
             let params = (method["params"]?.arrayValue ?? []).map { param in

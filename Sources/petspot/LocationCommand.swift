@@ -5,6 +5,8 @@ import ArgumentParser
 import FoundationEssentials
 import PetSpotClient
 import PetSpotJSON
+import PetSpotProtocol
+import PetSpotViews
 
 /// `petspot location`: where the daemon says we are, once or as it changes.
 struct LocationCommand: ParsableCommand {
@@ -55,47 +57,44 @@ struct LocationCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        var params = JSONObject()
-        if let timeoutMs { params["timeoutMs"] = .int(timeoutMs) }
+        let params = LocationCurrent.Params(timeoutMs: timeoutMs)
         if watch {
             try follow(conn, params)
         }
-        let location = conn.callOrExit(.locationCurrent, params)["location"] ?? .null
+        let location = conn.callOrExit(LocationCurrent.self, params).location
         if json {
-            print(JSONWriter.terminalString(location))
+            print(JSONWriter.terminalString(location.json))
         } else {
-            printOnce(location, status: conn.callOrExit(.locationStatus))
+            printOnce(location, status: conn.callOrExit(LocationStatus.self))
         }
-        if location["fix"] == nil { throw ExitCode(ExitStatus.failure) }
+        if location.fix == nil { throw ExitCode(ExitStatus.failure) }
     }
 
-    private func printOnce(_ location: JSONValue, status: JSONValue) {
-        if let fix = location["fix"], let links = Self.links(fix) {
-            var line = "\(links.pair) from \(fix["source"]?.stringValue ?? "?") at \(fix["time"]?.stringValue ?? "?")"
-            if let accuracy = fix["accuracy"]?.plainText { line += " (±\(accuracy) m)" }
+    private func printOnce(_ location: LocationView, status: LocationStatusView) {
+        if let fix = location.fix {
+            let links = Self.links(fix)
+            var line = "\(links.pair) from \(fix.source) at \(fix.time)"
+            if let accuracy = fix.accuracy { line += " (±\(accuracy.literal) m)" }
             print(VisibleText.line(line))
             print("  " + links.geoURI)
             print("  " + links.openStreetMap)
         } else {
-            print(VisibleText.line("\(location["status"]?.stringValue ?? "?"): \(location["message"]?.stringValue ?? "")"))
+            print(VisibleText.line("\(location.status.rawValue): \(location.message)"))
         }
-        print(VisibleText.line("location: \(status["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(status["permission"]?.stringValue ?? "?")"))
-        for provider in status["providers"]?.arrayValue ?? [] {
-            print("  " + ProviderLine.text(provider))
-        }
+        StatusCommand.printLocation(status)
     }
 
     /// Polls until a signal ends the program; prints only changes, flushing each line at once
     /// so that a pipe sees it.
-    private func follow(_ conn: DaemonCalling, _ params: JSONObject) throws -> Never {
+    private func follow(_ conn: DaemonCalling, _ params: LocationCurrent.Params) throws -> Never {
         SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
-        var last: JSONValue?
+        var last: ChangeKey?
         while true {
-            let location = conn.callOrExit(.locationCurrent, params)["location"] ?? .null
-            let key = Self.changeKey(location)
+            let location = conn.callOrExit(LocationCurrent.self, params).location
+            let key = ChangeKey(location)
             if key != last {
                 last = key
-                let line = json ? JSONWriter.string(location) : Self.watchLine(location)
+                let line = json ? JSONWriter.string(location.json) : Self.watchLine(location)
                 writeToStandardOutput(line + "\n")
             }
             usleep(useconds_t(intervalMs) * 1000)
@@ -103,25 +102,29 @@ struct LocationCommand: ParsableCommand {
     }
 
     /// What counts as a change: the outcome and the position, not the fix's time stamp.
-    static func changeKey(_ location: JSONValue) -> JSONValue {
-        [
-            "status": location["status"] ?? .null,
-            "latitude": location["fix"]?["latitude"] ?? .null,
-            "longitude": location["fix"]?["longitude"] ?? .null,
-            "source": location["fix"]?["source"] ?? .null,
-        ]
-    }
+    struct ChangeKey: Equatable {
+        let status: LocationView.Status
+        let latitude: JSONNumber?
+        let longitude: JSONNumber?
+        let source: String?
 
-    static func watchLine(_ location: JSONValue) -> String {
-        if let fix = location["fix"], let links = links(fix) {
-            return "\(fix["time"]?.stringValue ?? now())  \(links.pair) from \(fix["source"]?.stringValue ?? "?")"
+        init(_ location: LocationView) {
+            status = location.status
+            latitude = location.fix?.latitude
+            longitude = location.fix?.longitude
+            source = location.fix?.source
         }
-        return "\(now())  \(location["status"]?.stringValue ?? "?"): \(location["message"]?.stringValue ?? "")"
     }
 
-    static func links(_ fix: JSONValue) -> MapLinks? {
-        guard let latitude = fix["latitude"]?.plainText, let longitude = fix["longitude"]?.plainText else { return nil }
-        return MapLinks(latitude: latitude, longitude: longitude)
+    static func watchLine(_ location: LocationView) -> String {
+        if let fix = location.fix {
+            return "\(fix.time)  \(links(fix).pair) from \(fix.source)"
+        }
+        return "\(now())  \(location.status.rawValue): \(location.message)"
+    }
+
+    static func links(_ fix: LocationView.Fix) -> MapLinks {
+        MapLinks(latitude: fix.latitude.literal, longitude: fix.longitude.literal)
     }
 
     private static func now() -> String {

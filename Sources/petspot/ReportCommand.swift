@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import PetSpotClient
+import PetSpotProtocol
 
 /// `petspot report`: files a missing-pet report the way the phone app does, one screen at a time.
 struct ReportCommand: ParsableCommand {
@@ -83,7 +84,7 @@ struct ReportCommand: ParsableCommand {
         let terminal = Terminal()
         let copy = ReportCopy.forLocale(locale.rawValue)
         let connection = self.connection.connect()
-        let maxLineBytes = connection.callOrExit(.daemonInfo)["limits"]?["maxLineBytes"]?.intValue
+        let maxLineBytes = connection.callOrExit(DaemonInfo.self).limit("maxLineBytes")
         // Wider than 100 columns, lines get too long to read.
         let layout: ScreenRenderer.Layout = !plain && terminal.redrawsScreens ? .fullScreen(width: 100) : .plain
         let renderer = ScreenRenderer(layout: layout, style: TextStyle(enabled: terminal.usesColour), copy: copy,

@@ -1,4 +1,5 @@
-import PetSpotJSON
+import PetSpotClient
+import PetSpotProtocol
 
 /// Reads the caller's reports newest first, page by page with the daemon's cursor, so a
 /// command never asks for more than a page at a time.
@@ -9,24 +10,20 @@ struct ReportPager {
 
     init(_ daemon: DaemonCalling) {
         self.daemon = daemon
-        let info = daemon.callOrExit(.daemonInfo)
-        pageSize = max(info["limits"]?["maxReportsPage"]?.intValue ?? 20, 1)
+        pageSize = max(daemon.callOrExit(DaemonInfo.self).limit("maxReportsPage") ?? 20, 1)
     }
 
     /// Hands each report to `body`, at most `limit` of them (nil: all); returns whether more
     /// reports remain beyond the limit.
     @discardableResult
-    func forEach(limit: Int? = nil, _ body: ([JSONValue]) -> Void) -> Bool {
+    func forEach(limit: Int? = nil, _ body: ([ReportView]) -> Void) -> Bool {
         var cursor: String?
         var remaining = limit ?? Int.max
         while remaining > 0 {
-            var params: JSONObject = ["limit": .int(min(pageSize, remaining))]
-            if let cursor { params["cursor"] = .string(cursor) }
-            let page = daemon.callOrExit(.reportsList, params)
-            let reports = page["reports"]?.arrayValue ?? []
-            body(reports)
-            remaining -= reports.count
-            guard let next = page["cursor"]?.stringValue, !reports.isEmpty else { return false }
+            let page = daemon.callOrExit(ReportsList.self, ReportsList.Params(limit: min(pageSize, remaining), cursor: cursor))
+            body(page.reports)
+            remaining -= page.reports.count
+            guard let next = page.cursor, !page.reports.isEmpty else { return false }
             cursor = next
         }
         return true

@@ -4,19 +4,17 @@ import PetSpotViews
 
 /// A stored report (`{id, flowId, submittedAt, values, delivery}`) read for the `reports` commands.
 struct ReportRecord {
-    let json: JSONValue
-    let id: String
-    let flowID: String
-    let submittedAt: String
-    let values: JSONValue
+    let view: ReportView
 
-    init(json: JSONValue) {
-        self.json = json
-        id = json["id"]?.stringValue ?? "?"
-        flowID = json["flowId"]?.stringValue ?? "?"
-        submittedAt = json["submittedAt"]?.stringValue ?? "?"
-        values = json["values"] ?? .null
+    init(_ view: ReportView) {
+        self.view = view
     }
+
+    var json: JSONValue { view.json }
+    var id: String { view.id }
+    var flowID: String { view.flowID }
+    var submittedAt: String { view.submittedAt }
+    var values: JSONValue { .object(view.values) }
 
     /// A value as the daemon stored it, as text; nil when not provided.
     func text(_ field: String) -> String? {
@@ -24,11 +22,12 @@ struct ReportRecord {
     }
 
     /// Whether a relay has taken the report to the central database: "pending", or
-    /// "delivered" with the time when asked for it; "-" from a daemon that does not say.
+    /// "delivered" with the time when asked for it.
     func delivery(withTime: Bool) -> String {
-        guard let delivery = json["delivery"], let state = delivery["state"]?.stringValue else { return "-" }
-        guard withTime, let at = delivery["deliveredAt"]?.stringValue else { return state }
-        return "\(state) \(at)"
+        switch view.delivery {
+        case .pending: "pending"
+        case .delivered(let at): withTime ? "delivered \(at)" : "delivered"
+        }
     }
 
     var chip: String? { text("chipNumber").map(ChipNumberText.formatted) }

@@ -60,15 +60,10 @@ final class ReportSession {
     }
 
     func run(locale: String) throws(Failure) -> Outcome {
-        let started: JSONValue
-        switch try call(.flowStart, ["locale": .string(locale)]) {
-        case .success(let result): started = result
+        switch try call(FlowStart.self, FlowStart.Params(locale: FlowLocale(rawValue: locale))) {
+        case .success(let result): view = result.flow
         case .failure(let error): throw .notStarted(error)
         }
-        guard let first = started["flow"] else {
-            throw .lost(ClientError("petspotd answered flow.start without a flow"))
-        }
-        view = try Self.read(first)
         onFlowChange(view.id)
         output.write(renderer.opening(view))
         enterStep()
@@ -80,7 +75,7 @@ final class ReportSession {
             output.write(renderer.prompt(view, focus: focus))
             guard let line = input.readLine() else {
                 // Nobody is left to finish it: drop the flow rather than leave it to expire.
-                _ = try? call(.flowCancel, ["flowId": .string(view.id)])
+                _ = try? call(FlowCancel.self, thisFlow)
                 onFlowChange(nil)
                 return .inputEnded
             }
@@ -132,19 +127,17 @@ final class ReportSession {
     private func perform(_ command: ReportEntry.Command) throws(Failure) -> Outcome? {
         switch command {
         case .back:
-            guard let result = try flowCall(.flowBack) else { return nil }
-            try apply(result)
+            guard try flowCall(FlowBack.self, thisFlow) != nil else { return nil }
             // Back on the first step cancels the flow.
             if !view.isActive { return finishCancelled() }
             enterStep()
         case .cancel:
-            guard try flowCall(.flowCancel) != nil else { return nil }
+            guard try flowCall(FlowCancel.self, thisFlow) != nil else { return nil }
             return finishCancelled()
         case .continueStep:
             guard view.can("continue") else { return notHere(":continue") }
-            guard let result = try flowCall(.flowContinue) else { return nil }
-            try apply(result)
-            if result["accepted"] == .bool(true) {
+            guard let result = try flowCall(FlowContinue.self, thisFlow) else { return nil }
+            if result.accepted {
                 enterStep()
             } else {
                 // Refused: the toast and the errors are on the screen; start at the first error.
@@ -155,9 +148,8 @@ final class ReportSession {
         case .gps:
             guard view.can("requestLocation") else { return notHere(":gps") }
             output.write(renderer.immediate(.info(copy.requestingLocation)))
-            guard let result = try flowCall(.flowRequestLocation) else { return nil }
             // The outcome is on the screen: a helper under the coordinates, or an alert.
-            try apply(result)
+            guard try flowCall(FlowRequestLocation.self, FlowRequestLocation.Params(flowId: view.id)) != nil else { return nil }
             change = .screen
         case .photo(let path):
             guard view.step != "summary", view.field("photo") != nil else { return notHere(":photo") }
@@ -168,9 +160,9 @@ final class ReportSession {
             try attachPhoto(path, advancing: false)
         case .submit:
             guard view.can("submit") else { return notHere(":submit") }
-            guard let result = try flowCall(.flowSubmit) else { return nil }
+            guard let result = try flowCall(FlowSubmit.self, thisFlow) else { return nil }
             onFlowChange(nil)
-            let reportID = result["report"]?["id"]?.stringValue ?? result["flow"]?["reportId"]?.stringValue ?? "?"
+            let reportID = result.report.id
             output.write(renderer.submitted(reportID: reportID))
             return .submitted(reportID: reportID)
         case .edit:
@@ -208,15 +200,13 @@ final class ReportSession {
             notices.append(.info(copy.settings(settings.file, settings.key)))
         }
         // Either way the alert closes, as a phone's does; flow.dismissAlert is its Cancel.
-        guard let result = try flowCall(.flowDismissAlert) else { return }
-        try apply(result)
+        guard try flowCall(FlowDismissAlert.self, thisFlow) != nil else { return }
     }
 
     // MARK: Daemon calls
 
     private func update(_ name: String, _ value: JSONValue) throws(Failure) {
-        guard let result = try flowCall(.flowUpdate, ["values": .object(JSONObject(members: [(key: name, value: value)]))]) else { return }
-        try apply(result)
+        guard try flowCall(FlowUpdate.self, FlowUpdate.Params(flowId: view.id, values: JSONObject(members: [(key: name, value: value)]))) != nil else { return }
         change = .field(name)
         // A refused value asks again; an accepted one moves on.
         if view.field(name)?.error == nil { advance(after: name) }
@@ -236,18 +226,20 @@ final class ReportSession {
             notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }
-        guard let result = try flowCall(.flowUpdate, ["values": ["photo": photo.uploadJSON]]) else { return }
-        try apply(result)
+        guard try flowCall(FlowUpdate.self, FlowUpdate.Params(flowId: view.id, values: ["photo": photo.uploadJSON])) != nil else { return }
         change = .field("photo")
         if advancing, view.field("photo")?.error == nil { advance(after: "photo") }
     }
 
-    /// A flow method on this flow. An error answer becomes a notice, except that a flow that
-    /// is gone ends the session.
-    private func flowCall(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(Failure) -> JSONValue? {
-        let withID = JSONObject(members: [(key: "flowId", value: .string(view.id))] + params.members)
-        switch try call(method, withID) {
+    /// The params of a method that takes only this flow's id.
+    private var thisFlow: FlowIDParams { FlowIDParams(flowId: view.id) }
+
+    /// A flow method on this flow; its answer's view becomes the one shown. An error answer
+    /// becomes a notice, except that a flow that is gone ends the session.
+    private func flowCall<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) throws(Failure) -> M.Result? where M.Result: FlowResult {
+        switch try call(method, params) {
         case .success(let result):
+            view = result.flow
             return result
         case .failure(let error):
             if error.kind == .flowNotFound {
@@ -259,7 +251,7 @@ final class ReportSession {
         }
     }
 
-    private func call(_ method: RPCMethod, _ params: JSONObject) throws(Failure) -> Result<JSONValue, RPCError> {
+    private func call<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) throws(Failure) -> Result<M.Result, RPCError> {
         do {
             return try daemon.call(method, params)
         } catch {
@@ -268,19 +260,6 @@ final class ReportSession {
     }
 
     // MARK: Focus
-
-    /// Takes the view of an answer, `{flow, …}`.
-    private func apply(_ result: JSONValue) throws(Failure) {
-        if let flow = result["flow"] { view = try Self.read(flow) }
-    }
-
-    private static func read(_ flow: JSONValue) throws(Failure) -> FlowView {
-        do {
-            return try FlowView(json: flow)
-        } catch {
-            throw .lost(ClientError("petspotd answered with a flow view petspot cannot read: \(error)"))
-        }
-    }
 
     private func enterStep() {
         focus = firstFocus()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotClient
+import PetSpotProtocol
 
 /// `petspot reports`: the reports you have submitted.
 struct ReportsCommand: ParsableCommand {
@@ -23,8 +24,8 @@ struct ReportsCommand: ParsableCommand {
         var socket = PetSpotConnection.defaultSocketPath()
         if let flag = words.firstIndex(of: "--socket"), flag + 1 < words.count { socket = words[flag + 1] }
         guard let connection = try? PetSpotConnection(socketPath: socket, timeout: .seconds(2)),
-            case .success(let page)? = try? connection.call(.reportsList, ["limit": 100])
+            case .success(let page)? = try? connection.call(ReportsList.self, ReportsList.Params(limit: 100))
         else { return [] }
-        return (page["reports"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix(prefix) }
+        return page.reports.map(\.id).filter { $0.hasPrefix(prefix) }
     }
 }

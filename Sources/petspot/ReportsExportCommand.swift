@@ -39,10 +39,10 @@ struct ReportsExportCommand: ParsableCommand {
         if format == .csv { write(CSVWriter.record(Self.csvColumns)) }
         ReportPager(conn).forEach { page in
             var chunk = ""
-            for json in page {
+            for report in page {
                 switch format {
-                case .ndjson: chunk += JSONWriter.string(json) + "\n"
-                case .csv: chunk += CSVWriter.record(Self.csvRow(ReportRecord(json: json)))
+                case .ndjson: chunk += JSONWriter.string(report.json) + "\n"
+                case .csv: chunk += CSVWriter.record(Self.csvRow(ReportRecord(report)))
                 }
             }
             write(chunk)

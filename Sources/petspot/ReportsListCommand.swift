@@ -40,9 +40,9 @@ struct ReportsListCommand: ParsableCommand {
         var reports: [ReportRecord] = []
         let more = pager.forEach(limit: all ? nil : limit) { page in
             if json {
-                for report in page { print(JSONWriter.terminalString(report)) }
+                for report in page { print(JSONWriter.terminalString(report.json)) }
             } else {
-                reports += page.map(ReportRecord.init(json:))
+                reports += page.map(ReportRecord.init)
             }
         }
         if json { return }

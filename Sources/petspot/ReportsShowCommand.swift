@@ -31,13 +31,12 @@ struct ReportsShowCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        let result = conn.callOrExit(.reportsGet, ["reportId": .string(id)])
-        let report = result["report"] ?? .null
+        let report = conn.callOrExit(ReportsGet.self, ReportsGet.Params(reportId: id)).report
         if json {
-            print(JSONPrettyPrinter.string(report))
+            print(JSONPrettyPrinter.string(report.json))
             return
         }
-        for line in Self.lines(ReportRecord(json: report), species: SpeciesNames(conn)) { print(line) }
+        for line in Self.lines(ReportRecord(report), species: SpeciesNames(conn)) { print(line) }
     }
 
     static func lines(_ report: ReportRecord, species: SpeciesNames) -> [String] {

@@ -1,15 +1,15 @@
-import PetSpotJSON
+import PetSpotClient
+import PetSpotProtocol
+import PetSpotViews
 
 /// Species ids ("dog") with the names a person reads ("Dog"), from the daemon's species list.
 struct SpeciesNames {
     private let names: [String: String]
 
-    init(_ daemon: DaemonCalling, locale: String = "en") {
+    init(_ daemon: DaemonCalling, locale: FlowLocale = .en) {
         var names: [String: String] = [:]
-        if case .success(let result)? = try? daemon.call(.speciesList, ["locale": .string(locale)]) {
-            for species in result["species"]?.arrayValue ?? [] {
-                if let id = species["id"]?.stringValue { names[id] = species["name"]?.stringValue ?? id }
-            }
+        if case .success(let result)? = try? daemon.call(SpeciesList.self, SpeciesList.Params(locale: locale)) {
+            for species in result.species { names[species.id] = species.name }
         }
         self.names = names
     }

@@ -26,30 +26,26 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        let info = conn.callOrExit(.daemonInfo)
-        let location = conn.callOrExit(.locationStatus)
-        print(VisibleText.line("petspotd \(info["version"]?.stringValue ?? "?") (protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")) on \(conn.socketPath)"))
-        if let limits = info["limits"] {
-            var parts: [String] = []
-            if let photo = limits["maxPhotoBytes"]?.intValue { parts.append("photos up to \(ByteSize.text(photo))") }
-            if let flows = limits["maxFlowsPerUser"]?.intValue { parts.append("\(flows) open reports per user") }
-            if let idle = limits["flowIdleTimeoutSeconds"]?.intValue { parts.append("an idle report expires after \(idle) s") }
-            if !parts.isEmpty { print("limits: " + parts.joined(separator: ", ")) }
-        }
-        print(VisibleText.line("location: \(location["enabled"] == .bool(true) ? "enabled" : "disabled"), permission \(location["permission"]?.stringValue ?? "?")"))
-        for provider in location["providers"]?.arrayValue ?? [] {
-            print("  " + ProviderLine.text(provider))
-        }
+        let info = conn.callOrExit(DaemonInfo.self)
+        let location = conn.callOrExit(LocationStatus.self)
+        print(VisibleText.line("petspotd \(info.version) (protocol \(info.protocolVersion)) on \(conn.socketPath)"))
+        var parts: [String] = []
+        if let photo = info.limit("maxPhotoBytes") { parts.append("photos up to \(ByteSize.text(photo))") }
+        if let flows = info.limit("maxFlowsPerUser") { parts.append("\(flows) open reports per user") }
+        if let idle = info.limit("flowIdleTimeoutSeconds") { parts.append("an idle report expires after \(idle) s") }
+        if !parts.isEmpty { print("limits: " + parts.joined(separator: ", ")) }
+        Self.printLocation(location)
     }
-}
 
-/// One location provider as `petspot status` and `petspot location` show it.
-enum ProviderLine {
-    static func text(_ provider: JSONValue) -> String {
-        var line = "\(provider["name"]?.stringValue ?? "?"): \(provider["state"]?.stringValue ?? "?")"
-        if let detail = provider["detail"]?.stringValue { line += ", \(detail)" }
-        if let age = provider["lastFixAgeMs"]?.intValue { line += ", last fix \(age) ms ago" }
-        if let error = provider["lastError"]?.stringValue { line += ", \(error)" }
-        return VisibleText.line(line)
+    /// The location lines `petspot status` and `petspot location` share.
+    static func printLocation(_ status: LocationStatusView) {
+        print(VisibleText.line("location: \(status.enabled ? "enabled" : "disabled"), permission \(status.permission.rawValue)"))
+        for provider in status.providers {
+            var line = "\(provider.name): \(provider.state.rawValue)"
+            if let detail = provider.detail { line += ", \(detail)" }
+            if let age = provider.lastFixAgeMs { line += ", last fix \(age) ms ago" }
+            if let error = provider.lastError { line += ", \(error)" }
+            print("  " + VisibleText.line(line))
+        }
     }
 }

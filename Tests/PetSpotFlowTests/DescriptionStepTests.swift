@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotJSON
 import Testing
+import PetSpotViews
 
 @testable import PetSpotFlow
 

@@ -133,11 +133,11 @@ struct LocationTests {
             (.unavailable(reason: "no provider"), #"{"status":"unavailable","message":"No location source is available."}"#),
         ])
     func protocolJSON(outcome: LocationOutcome, json: String) {
-        #expect(JSONWriter.string(outcome.json(locale: .en)) == json)
+        #expect(JSONWriter.string(outcome.view(locale: .en).json) == json)
     }
 
     @Test("location messages are localised")
     func polishMessage() {
-        #expect(LocationOutcome.timeout.json(locale: .pl)["message"] == "Nie udało się ustalić pozycji na czas.")
+        #expect(LocationOutcome.timeout.view(locale: .pl).message == "Nie udało się ustalić pozycji na czas.")
     }
 }

@@ -133,7 +133,7 @@ struct ReportSessionTests {
             _ = try session.run(locale: "en")
             Issue.record("the session went on with a view it could not read")
         } catch .lost(let error) {
-            #expect(error.description == "petspotd answered with a flow view petspot cannot read: flow.screen.fields[0].label must be a string, not a number")
+            #expect(error.description == "petspotd's answer to flow.start does not fit the protocol: result.flow.screen.fields[0].label must be a string, not a number")
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -42,7 +42,7 @@ struct LocationPermissionPolicyTests {
         #expect(await service.current(for: Self.bob) == .permissionDenied(SettingsLocation(file: "/etc/petspotd/petspotd.json", key: "location.permission.groups")))
         #expect(provider.givenTimeouts.withLock { $0 }.isEmpty)
         #expect(await service.current(for: Self.alice) == .fix(warsaw))
-        #expect(await service.status(for: Self.bob)["permission"] == "denied")
-        #expect(await service.status(for: Self.alice)["permission"] == "allowed")
+        #expect(await service.status(for: Self.bob).permission == .denied)
+        #expect(await service.status(for: Self.alice).permission == .allowed)
     }
 }

@@ -75,11 +75,12 @@ struct ProtocolContractTests {
     @Test("the relay methods' results read back as written, in the wire's member order")
     func relayRoundTrip() throws {
         let claim = RelayClaim.Result(reports: [
-            .init(report: ["id": "r1", "flowId": "f1"], ownerUID: 1000, photo: nil),
-            .init(report: ["id": "r2"], ownerUID: 0, photo: .init(mediaType: "image/png", sha256: "ab", base64: "iVBO")),
+            .init(report: ReportView(id: "r1", flowID: "f1", submittedAt: "t1", values: [:], delivery: .pending), ownerUID: 1000, photo: nil),
+            .init(report: ReportView(id: "r2", flowID: "f2", submittedAt: "t2", values: ["species": "cat"], delivery: .delivered(at: "t3")),
+                  ownerUID: 0, photo: .init(mediaType: "image/png", sha256: "ab", base64: "iVBO")),
         ], claimTimeoutSeconds: 60, pending: 2)
         #expect(try RelayClaim.Result(json: claim.json) == claim)
-        #expect(JSONWriter.string(claim.json) == #"{"reports":[{"report":{"id":"r1","flowId":"f1"},"ownerUid":1000,"photo":null},{"report":{"id":"r2"},"ownerUid":0,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],"claimTimeoutSeconds":60,"pending":2}"#)
+        #expect(JSONWriter.string(claim.json) == #"{"reports":[{"report":{"id":"r1","flowId":"f1","submittedAt":"t1","values":{},"delivery":{"state":"pending"}},"ownerUid":1000,"photo":null},{"report":{"id":"r2","flowId":"f2","submittedAt":"t2","values":{"species":"cat"},"delivery":{"state":"delivered","deliveredAt":"t3"}},"ownerUid":0,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],"claimTimeoutSeconds":60,"pending":2}"#)
         let ack = RelayAck.Result(delivered: 1, alreadyDelivered: 0)
         #expect(try RelayAck.Result(json: ack.json) == ack)
         #expect(JSONWriter.string(.object(RelayAck.Params(reportIds: ["r1"]).json)) == #"{"reportIds":["r1"]}"#)
@@ -87,5 +88,57 @@ struct ProtocolContractTests {
         #expect(try RelayStatus.Result(json: status.json) == status)
         #expect(JSONWriter.string(status.json) == #"{"pending":0,"claimed":0,"delivered":1,"lastDeliveredAt":null}"#)
         #expect(RelayClaim.Params().json.isEmpty)
+    }
+
+    @Test("every method's example params and result read with its types and write back byte for byte", arguments: ProtocolMethods.all.map(MethodCase.init))
+    func typesFitTheExamples(_ method: MethodCase) throws {
+        try method.check()
+    }
+
+    @Test("the method types are the contract: one per RPCMethod, in its order")
+    func oneTypePerMethod() {
+        #expect(ProtocolMethods.all.map { $0.method } == RPCMethod.allCases)
+        #expect(ProtocolContract.methods.map(\.method) == RPCMethod.allCases)
+    }
+
+    @Test("params the contract does not name are refused, naming the member")
+    func unknownParams() {
+        for spec in ProtocolMethods.all {
+            #expect(throws: RPCError.self, "\(spec.method.rawValue)") { try MethodCase.readParams(spec, ["nonsense": 1]) }
+        }
+    }
+}
+
+/// One method type, opened so that a test can call its generic readers.
+struct MethodCase: Sendable, CustomStringConvertible {
+    let spec: any RPCMethodSpec.Type
+    var description: String { spec.method.rawValue }
+
+    init(_ spec: any RPCMethodSpec.Type) {
+        self.spec = spec
+    }
+
+    func check() throws {
+        try Self.check(spec)
+    }
+
+    private static func check<M: RPCMethodSpec>(_ spec: M.Type) throws {
+        let example = M.contract.example
+        var reader = RPCParams(example.params)
+        let params = try M.Params(&reader, bounds: .widest)
+        #expect(JSONWriter.string(.object(params.json)) == JSONWriter.string(.object(example.params)))
+        let result = try M.Result(json: example.result)
+        #expect(JSONWriter.string(result.json) == JSONWriter.string(example.result))
+        let names = Set(M.contract.params.map(\.name))
+        #expect(Set(params.json.members.map(\.key)).isSubset(of: names))
+    }
+
+    static func readParams(_ spec: any RPCMethodSpec.Type, _ params: JSONObject) throws {
+        try read(spec, params)
+    }
+
+    private static func read<M: RPCMethodSpec>(_ spec: M.Type, _ params: JSONObject) throws {
+        var reader = RPCParams(params)
+        _ = try M.Params(&reader, bounds: .widest)
     }
 }

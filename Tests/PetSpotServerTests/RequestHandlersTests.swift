@@ -113,7 +113,7 @@ struct RequestHandlersTests {
         let hidden = try error(await daemon.call(.relayClaim, as: user))
         #expect(hidden.kind == .methodNotFound)
         let claim = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
-        #expect(claim.reports.map { $0.report["id"] } == [.string(reportID)] && claim.reports.first?.photo?.mediaType == "image/png")
+        #expect(claim.reports.map(\.report.id) == [reportID] && claim.reports.first?.photo?.mediaType == "image/png")
         let unknown = try error(await daemon.call(.relayAck, ["reportIds": ["no-such-report"]], as: relay))
         #expect(unknown.kind == .reportNotFound && unknown.parameter == "reportIds")
         let ack = try RelayAck.Result(json: try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay)))

@@ -13,7 +13,7 @@ public enum ProtocolSchemas {
             "id": .string(),
             "state": .constant("active"),
             "step": .oneOf(["chip", "photo", "description", "contact", "summary"]),
-            "locale": .oneOf(["en", "pl"]),
+            "locale": .oneOf(FlowLocale.allCases.map(\.rawValue)),
             "screen": .ref("Screen"),
             "values": .ref("FlowValues"),
         ], "Everything a client needs to draw the current screen"),
@@ -64,7 +64,7 @@ public enum ProtocolSchemas {
             .object(["state": .constant("delivered"), "deliveredAt": .string("ISO 8601 UTC")]),
         ], "Whether a relay has taken the report to the central database"),
         "Location": .object([
-            "status": .oneOf(["ok", "permissionDenied", "servicesDisabled", "timeout", "unavailable"]),
+            "status": .oneOf(LocationView.Status.allCases.map(\.rawValue)),
             "fix": .ref("LocationFix"),
             "message": .string(),
             "settings": .ref("SettingsLocation"),

@@ -1,51 +1,43 @@
 import PetSpotFlow
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 
 // rpc.discover, daemon.info, species.list: answers from the build and the settings alone.
 extension RequestRouter {
     /// rpc.discover's answers: fixed for a build, so made once rather than on every call.
-    static let document = ProtocolContract.openRPC(version: petspotdVersion, relay: false)
-    static let relayDocument = ProtocolContract.openRPC(version: petspotdVersion, relay: true)
+    static let document = RPCDiscover.Result(document: ProtocolContract.openRPC(version: petspotdVersion, relay: false))
+    static let relayDocument = RPCDiscover.Result(document: ProtocolContract.openRPC(version: petspotdVersion, relay: true))
 
-    func rpcDiscover(_ p: inout RPCParams, relay: Bool) throws(RPCError) -> Reply<MethodOutcome> {
-        try p.finish()
-        return .result(relay ? Self.relayDocument : Self.document)
+    func rpcDiscover(relay: Bool) -> MethodReply<RPCDiscover.Result> {
+        .result(relay ? Self.relayDocument : Self.document)
     }
 
-    func daemonInfo(_ p: inout RPCParams) throws(RPCError) -> Reply<MethodOutcome> {
-        try p.finish()
-        return .now(.success(.written(services.writtenInfo { JSONWriter.bytes(Self.daemonInfo($0)) })))
+    /// Written once per settings generation and kept.
+    func daemonInfo() -> MethodReply<DaemonInfo.Result> {
+        .now(.success(.written(services.writtenInfo { JSONWriter.bytes(Self.daemonInfo($0).json) })))
     }
 
-    private static func daemonInfo(_ settings: RuntimeSettings) -> JSONValue {
+    private static func daemonInfo(_ settings: RuntimeSettings) -> DaemonInfo.Result {
         let limits = settings.configuration.limits
-        return [
-            "name": "petspotd",
-            "version": .string(petspotdVersion),
-            "protocolVersion": .int(petspotProtocolVersion),
-            "locationProviders": .array(settings.location.providerNames.map(JSONValue.string)),
-            "limits": [
-                "flowIdleTimeoutSeconds": .int(limits.flowIdleTimeoutSeconds),
-                "maxLineBytes": .int(limits.maxLineBytes),
-                "maxFlowsPerUser": .int(limits.maxFlowsPerUser),
-                "maxFlows": .int(limits.maxFlows),
-                "maxConnections": .int(limits.maxConnections),
-                "maxPendingOutputBytes": .int(limits.maxPendingOutputBytes),
-                "stalledReaderTimeoutSeconds": .int(limits.stalledReaderTimeoutSeconds),
-                "maxQueuedRequests": .int(limits.maxQueuedRequests),
-                "maxBatchSize": .int(limits.maxBatchSize),
-                "maxJSONDepth": .int(limits.maxJSONDepth),
-                "maxPhotoBytes": .int(limits.maxPhotoBytes),
-                "maxPhotoBytesInMemory": .int(limits.maxPhotoBytesInMemory),
-                "maxReportsPage": .int(limits.maxReportsPage),
-            ],
-        ]
+        return DaemonInfo.Result(version: petspotdVersion, locationProviders: settings.location.providerNames, limits: [
+            .init("flowIdleTimeoutSeconds", limits.flowIdleTimeoutSeconds),
+            .init("maxLineBytes", limits.maxLineBytes),
+            .init("maxFlowsPerUser", limits.maxFlowsPerUser),
+            .init("maxFlows", limits.maxFlows),
+            .init("maxConnections", limits.maxConnections),
+            .init("maxPendingOutputBytes", limits.maxPendingOutputBytes),
+            .init("stalledReaderTimeoutSeconds", limits.stalledReaderTimeoutSeconds),
+            .init("maxQueuedRequests", limits.maxQueuedRequests),
+            .init("maxBatchSize", limits.maxBatchSize),
+            .init("maxJSONDepth", limits.maxJSONDepth),
+            .init("maxPhotoBytes", limits.maxPhotoBytes),
+            .init("maxPhotoBytesInMemory", limits.maxPhotoBytesInMemory),
+            .init("maxReportsPage", limits.maxReportsPage),
+        ])
     }
 
-    func speciesList(_ p: inout RPCParams) throws(RPCError) -> Reply<MethodOutcome> {
-        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
-        try p.finish()
-        return .result(["species": .array(services.settings.species.options(locale: locale).map(\.json))])
+    func speciesList(_ params: SpeciesList.Params) -> MethodReply<SpeciesList.Result> {
+        .result(SpeciesList.Result(species: services.settings.species.options(locale: params.locale ?? .en)))
     }
 }

@@ -8,102 +8,99 @@ import PetSpotViews
 
 // flow.*: the caller's flows, through the registry, which hides other users' flows.
 extension RequestRouter {
-    func flowStart(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
-        try p.finish()
+    func flowStart(_ params: FlowStart.Params, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
         let flow = try registryCall { () throws(FlowRegistryError) in
-            try services.registry.start(Flow(id: services.makeID(), locale: locale), owner: peer.uid)
+            try services.registry.start(Flow(id: services.makeID(), locale: params.locale ?? .en), owner: peer.uid)
         }
-        return .result(["flow": flow.view(env: services.flowEnvironment()).json])
+        return .result(FlowAnswer(flow: flow.view(env: services.flowEnvironment())))
     }
 
     /// The most frequent request: its whole result is written once per change of the flow and
     /// kept with it.
-    func flowGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let id = try p.requiredString("flowId")
-        try p.finish()
+    func flowGet(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
         let services = self.services
         return .now(.success(.written(try registryCall { () throws(FlowRegistryError) in
-            try services.registry.renderedView(id, owner: peer.uid, generation: services.settingsGeneration) { flow in
+            try services.registry.renderedView(params.flowId, owner: peer.uid, generation: services.settingsGeneration) { flow in
                 let (env, generation) = services.flowEnvironmentAndGeneration()
-                return (JSONWriter.bytes(["flow": flow.view(env: env).json]), generation)
+                return (JSONWriter.bytes(FlowAnswer(flow: flow.view(env: env)).json), generation)
             }
         })))
     }
 
-    func flowUpdate(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let id = try p.requiredString("flowId")
-        let values = try p.requiredObject("values")
-        try p.finish()
+    func flowUpdate(_ params: FlowUpdate.Params, _ peer: Peer) -> MethodReply<FlowAnswer> {
         let services = self.services
-        let apply: @Sendable () -> MethodOutcome = {
+        let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
             let env = services.flowEnvironment()
-            let prepared = PreparedUpdate(values, env: env)
-            return Result { () throws(RPCError) -> MethodResult in
-                try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> MethodResult in
+            let prepared = PreparedUpdate(params.values, env: env)
+            return Result { () throws(RPCError) -> Answer<FlowAnswer> in
+                try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in
                     try flow.update(prepared, env: env)
-                    return .json(["flow": flow.view(env: env).json])
+                    return .value(FlowAnswer(flow: flow.view(env: env)))
                 }
             }
         }
         // A photo takes real time to decode and hash: never on the event loop.
-        return PreparedUpdate.hasSlowPart(values) ? .later { apply() } : .now(apply())
+        return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
     }
 
-    func flowContinue(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        try onFlow(&p, peer) { (flow, env) throws(FlowError) in ["accepted": .bool(try flow.continueStep(env: env))] }
+    func flowContinue(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowContinue.Result> {
+        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+            let accepted = try flow.continueStep(env: env)
+            return FlowContinue.Result(flow: flow.view(env: env), accepted: accepted)
+        }
     }
 
-    func flowBack(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.back(); return [:] }
+    func flowBack(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
+        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+            try flow.back()
+            return FlowAnswer(flow: flow.view(env: env))
+        }
     }
 
-    func flowCancel(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.cancel(); return [:] }
+    func flowCancel(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
+        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+            try flow.cancel()
+            return FlowAnswer(flow: flow.view(env: env))
+        }
     }
 
-    func flowDismissAlert(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        try onFlow(&p, peer) { (flow, _) throws(FlowError) in try flow.dismissAlert(); return [:] }
+    func flowDismissAlert(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
+        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+            try flow.dismissAlert()
+            return FlowAnswer(flow: flow.view(env: env))
+        }
     }
 
-    /// The shape of every method that takes only `flowId`: act on the caller's flow, then
-    /// answer `{flow, …}` with the view after the action and whatever the action adds.
-    private func onFlow(_ p: inout RPCParams, _ peer: Peer,
-                        _ action: (inout Flow, FlowEnvironment) throws(FlowError) -> JSONObject) throws(RPCError) -> Reply<MethodOutcome>
+    /// The shape of every method that takes only `flowId`: act on the caller's flow now and
+    /// answer with what the action gives.
+    private func onFlow<R: RPCResultCoding>(_ params: FlowIDParams, _ peer: Peer,
+                                            _ action: (inout Flow, FlowEnvironment) throws(FlowError) -> R) throws(RPCError) -> MethodReply<R>
     {
-        let id = try p.requiredString("flowId")
-        try p.finish()
         let env = services.flowEnvironment()
-        return .result(try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
-            let extra = try action(&flow, env)
-            return .object(JSONObject(members: [(key: "flow", value: flow.view(env: env).json)] + extra.members))
-        })
+        return .result(try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in try action(&flow, env) })
     }
 
-    func flowRequestLocation(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let id = try p.requiredString("flowId")
-        let timeoutMs = try p.optionalInt("timeoutMs", in: 1...services.configuration.locationTimeoutMs)
-        try p.finish()
+    func flowRequestLocation(_ params: FlowRequestLocation.Params, _ peer: Peer) throws(RPCError) -> MethodReply<FlowRequestLocation.Result> {
+        let id = params.flowId
         // Refuse a wrong step at once rather than after a location wait.
         let locale = try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> FlowLocale in
             try flow.checkCanTakeLocation()
             return flow.locale
         }
         let services = self.services
-        return .work { () async throws(RPCError) -> JSONValue in
+        return .work { () async throws(RPCError) -> FlowRequestLocation.Result in
             let outcome = await services.location.current(for: LocationClient(uid: peer.uid, gid: peer.gid),
-                                                          timeout: timeoutMs.map { .milliseconds($0) })
+                                                          timeout: params.timeoutMs.map { .milliseconds($0) })
             let env = services.flowEnvironment()
-            return try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> JSONValue in
+            return try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) in
                 try flow.applyLocation(outcome)
-                return ["flow": flow.view(env: env).json, "location": outcome.json(locale: locale)]
+                return FlowRequestLocation.Result(flow: flow.view(env: env), location: outcome.view(locale: locale))
             }
         }
     }
 
-    func flowSubmit(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let id = try p.requiredString("flowId")
-        try p.finish()
+    func flowSubmit(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowSubmit.Result> {
+        let id = params.flowId
         let services = self.services
         let env = services.flowEnvironment()
         enum Next { case alreadyStored(reportID: String, view: FlowView), store(NewReport) }
@@ -117,13 +114,13 @@ extension RequestRouter {
                                     submittedAt: ISO8601.string(services.clock.wallTime()),
                                     valuesJSON: JSONWriter.string(flow.values.json), photo: photo))
         }
-        return .work { () async throws(RPCError) -> JSONValue in
+        return .work { () async throws(RPCError) -> FlowSubmit.Result in
             switch next {
             case .alreadyStored(let reportID, let view):
                 guard let stored = try await storeCall({ () async throws(ReportStoreError) in try await services.store.get(id: reportID, ownerUID: peer.uid) }) else {
                     throw RPCError(.internalError, "the report \(reportID) of this flow is missing from the database")
                 }
-                return ["flow": view.json, "report": try ReportJSON.encode(stored)]
+                return FlowSubmit.Result(flow: view, report: try ReportView(stored))
             case .store(let report):
                 let (stored, _) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
                 // Durable now: only from here on may the flow say it is completed. If another
@@ -138,7 +135,7 @@ extension RequestRouter {
                     guard case .flowNotFound = error else { throw RPCError(error) }
                     view = FlowView(id: id, state: .completed(reportID: stored.id))
                 }
-                return ["flow": view.json, "report": try ReportJSON.encode(stored)]
+                return FlowSubmit.Result(flow: view, report: try ReportView(stored))
             }
         }
     }

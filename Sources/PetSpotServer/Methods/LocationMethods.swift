@@ -1,26 +1,21 @@
 import PetSpotFlow
 import PetSpotLocation
-import PetSpotJSON
 import PetSpotProtocol
+import PetSpotViews
 
 // location.*: the location service, for this caller; always later (a fix, a directory service).
 extension RequestRouter {
-    func locationCurrent(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let timeoutMs = try p.optionalInt("timeoutMs", in: 1...services.configuration.locationTimeoutMs)
-        let maxAgeMs = try p.optionalInt("maxAgeMs", in: 0...3_600_000)
-        let locale = try p.optionalChoice("locale", as: FlowLocale.self) ?? .en
-        try p.finish()
+    func locationCurrent(_ params: LocationCurrent.Params, _ peer: Peer) -> MethodReply<LocationCurrent.Result> {
         let location = services.location
-        return .work { () async throws(RPCError) -> JSONValue in
+        return .work { () async -> LocationCurrent.Result in
             let outcome = await location.current(for: LocationClient(uid: peer.uid, gid: peer.gid),
-                                                 timeout: timeoutMs.map { .milliseconds($0) },
-                                                 maxAge: maxAgeMs.map { .milliseconds($0) })
-            return ["location": outcome.json(locale: locale)]
+                                                 timeout: params.timeoutMs.map { .milliseconds($0) },
+                                                 maxAge: params.maxAgeMs.map { .milliseconds($0) })
+            return LocationCurrent.Result(location: outcome.view(locale: params.locale ?? .en))
         }
     }
 
-    func locationStatus(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        try p.finish()
+    func locationStatus(_ peer: Peer) -> MethodReply<LocationStatusView> {
         let location = services.location
         // Off the event loop: the permission check may ask a directory service.
         return .work { await location.status(for: LocationClient(uid: peer.uid, gid: peer.gid)) }

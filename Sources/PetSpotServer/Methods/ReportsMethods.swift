@@ -1,34 +1,28 @@
-import PetSpotJSON
 import PetSpotProtocol
 import PetSpotStore
 
 // reports.*: the caller's stored reports; always later (the disk).
 extension RequestRouter {
-    func reportsList(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let maxPage = services.limits.maxReportsPage
-        let limit = try p.optionalInt("limit", in: 1...maxPage) ?? min(20, maxPage)
-        let cursor = try p.optionalString("cursor")
-        try p.finish()
+    func reportsList(_ params: ReportsList.Params, _ peer: Peer) -> MethodReply<ReportsList.Result> {
+        let limit = params.limit ?? min(20, services.limits.maxReportsPage)
         let store = services.store
-        return .work { () async throws(RPCError) -> JSONValue in
+        return .work { () async throws(RPCError) -> ReportsList.Result in
             let page = try await storeCall { () async throws(ReportStoreError) in
-                try await store.list(ownerUID: peer.uid, limit: limit, cursor: cursor)
+                try await store.list(ownerUID: peer.uid, limit: limit, cursor: params.cursor)
             }
-            var reports: [JSONValue] = []
-            for report in page.reports { reports.append(try ReportJSON.encode(report)) }
-            return ["reports": .array(reports), "cursor": .optional(page.nextCursor)]
+            var reports: [ReportView] = []
+            for report in page.reports { reports.append(try ReportView(report)) }
+            return ReportsList.Result(reports: reports, cursor: page.nextCursor)
         }
     }
 
-    func reportsGet(_ p: inout RPCParams, _ peer: Peer) throws(RPCError) -> Reply<MethodOutcome> {
-        let id = try p.requiredString("reportId")
-        try p.finish()
+    func reportsGet(_ params: ReportsGet.Params, _ peer: Peer) -> MethodReply<ReportsGet.Result> {
         let store = services.store
-        return .work { () async throws(RPCError) -> JSONValue in
-            guard let report = try await storeCall({ () async throws(ReportStoreError) in try await store.get(id: id, ownerUID: peer.uid) }) else {
-                throw RPCError(.reportNotFound, "no report \"\(id)\" of yours", parameter: "reportId")
+        return .work { () async throws(RPCError) -> ReportsGet.Result in
+            guard let report = try await storeCall({ () async throws(ReportStoreError) in try await store.get(id: params.reportId, ownerUID: peer.uid) }) else {
+                throw RPCError(.reportNotFound, "no report \"\(params.reportId)\" of yours", parameter: "reportId")
             }
-            return ["report": try ReportJSON.encode(report)]
+            return ReportsGet.Result(report: try ReportView(report))
         }
     }
 }

@@ -4,15 +4,22 @@ import PetSpotJSON
 // these types alone, so that the two cannot drift apart. Member order is the wire's.
 
 /// `relay.claim`: reports not yet delivered, oldest first, with their photos.
-public enum RelayClaim {
+public enum RelayClaim: RPCMethodSpec {
     public static let method = RPCMethod.relayClaim
+    /// The most reports a claim or an acknowledgement names.
+    public static let maxReportsRange = 1...10_000
 
-    public struct Params: Sendable, Equatable {
+    public struct Params: RPCParamsCoding, Equatable {
         /// Reports at most; the daemon hands out no more than `relay.maxClaimReports`.
         public var limit: Int?
 
         public init(limit: Int? = nil) {
             self.limit = limit
+        }
+
+        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+            limit = try p.optionalInt("limit", in: RelayClaim.maxReportsRange)
+            try p.finish()
         }
 
         public var json: JSONObject {
@@ -36,11 +43,11 @@ public enum RelayClaim {
 
     public struct Item: Sendable, Equatable {
         /// The report as `reports.get` gives it.
-        public let report: JSONObject
+        public let report: ReportView
         public let ownerUID: Int
         public let photo: Photo?
 
-        public init(report: JSONObject, ownerUID: Int, photo: Photo?) {
+        public init(report: ReportView, ownerUID: Int, photo: Photo?) {
             self.report = report
             self.ownerUID = ownerUID
             self.photo = photo
@@ -48,7 +55,7 @@ public enum RelayClaim {
 
         public var json: JSONValue {
             [
-                "report": .object(report),
+                "report": report.json,
                 "ownerUid": .int(ownerUID),
                 "photo": photo.map { ["mediaType": .string($0.mediaType), "sha256": .string($0.sha256), "data": .string($0.base64)] } ?? .null,
             ]
@@ -56,14 +63,14 @@ public enum RelayClaim {
 
         init(_ wire: WireObject) throws(FlowViewError) {
             let photo = try wire.optionalObject("photo")
-            self.init(report: try wire.object("report").object, ownerUID: try wire.int("ownerUid"),
+            self.init(report: try ReportView(try wire.object("report")), ownerUID: try wire.int("ownerUid"),
                       photo: try photo.map { (p) throws(FlowViewError) in
                           Photo(mediaType: try p.string("mediaType"), sha256: try p.string("sha256"), base64: try p.string("data"))
                       })
         }
     }
 
-    public struct Result: Sendable, Equatable {
+    public struct Result: RPCResultCoding, Equatable {
         public let reports: [Item]
         /// How long the claim holds the reports for this relay.
         public let claimTimeoutSeconds: Int
@@ -87,17 +94,39 @@ public enum RelayClaim {
                       pending: try wire.int("pending"))
         }
     }
+
+    public static let contract = MethodContract(
+        method, "Reports not yet delivered, oldest first, with their photos, held for this relay a while (relay group only)",
+        params: [.init("limit", .integer(maxReportsRange, "More than relay.maxClaimReports gets that many"), "Reports at most")],
+        result: "claim", .object([
+            "reports": .array(.object([
+                "report": .ref("Report"),
+                "ownerUid": .integer(0...4_294_967_295),
+                "photo": .nullable(.object(["mediaType": .string(), "sha256": .string(), "data": .string("base64")])),
+            ])),
+            "claimTimeoutSeconds": .integer(1...Int.max),
+            "pending": .integer(0...Int.max),
+        ]),
+        errors: [.storageFailed],
+        example: ("nothing pending", ["limit": 100], ["reports": [], "claimTimeoutSeconds": 60, "pending": 0]))
 }
 
 /// `relay.ack`: claimed reports the central database has committed.
-public enum RelayAck {
+public enum RelayAck: RPCMethodSpec {
     public static let method = RPCMethod.relayAck
 
-    public struct Params: Sendable, Equatable {
+    public struct Params: RPCParamsCoding, Equatable {
         public var reportIds: [String]
 
         public init(reportIds: [String]) {
             self.reportIds = reportIds
+        }
+
+        /// Whatever the daemon's limits are now: the ids may have been claimed before a reload
+        /// lowered them.
+        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+            reportIds = try p.requiredStrings("reportIds", count: RelayClaim.maxReportsRange)
+            try p.finish()
         }
 
         public var json: JSONObject {
@@ -105,7 +134,7 @@ public enum RelayAck {
         }
     }
 
-    public struct Result: Sendable, Equatable {
+    public struct Result: RPCResultCoding, Equatable {
         public let delivered: Int
         public let alreadyDelivered: Int
 
@@ -123,13 +152,22 @@ public enum RelayAck {
             self.init(delivered: try wire.int("delivered"), alreadyDelivered: try wire.int("alreadyDelivered"))
         }
     }
+
+    public static let contract = MethodContract(
+        method, "Marks claimed reports delivered once the central database has them (relay group only)",
+        params: [.init("reportIds", .array(.string(), count: RelayClaim.maxReportsRange), required: true, "The reports stored centrally")],
+        result: "acknowledged", .object(["delivered": .integer(0...RelayClaim.maxReportsRange.upperBound),
+                                         "alreadyDelivered": .integer(0...RelayClaim.maxReportsRange.upperBound)]),
+        errors: [.reportNotFound, .storageFailed],
+        example: ("one report", ["reportIds": ["r-1"]], ["delivered": 1, "alreadyDelivered": 0]))
 }
 
 /// `relay.status`: the daemon's delivery counts.
-public enum RelayStatus {
+public enum RelayStatus: RPCMethodSpec {
     public static let method = RPCMethod.relayStatus
+    public typealias Params = NoParams
 
-    public struct Result: Sendable, Equatable {
+    public struct Result: RPCResultCoding, Equatable {
         public let pending: Int
         /// Under a claim now, not yet acknowledged.
         public let claimed: Int
@@ -154,4 +192,11 @@ public enum RelayStatus {
                       lastDeliveredAt: try wire.optionalString("lastDeliveredAt"))
         }
     }
+
+    public static let contract = MethodContract(
+        method, "Pending, claimed and delivered counts (relay group only)",
+        result: "status", .object(["pending": .integer(0...Int.max), "claimed": .integer(0...Int.max),
+                                   "delivered": .integer(0...Int.max), "lastDeliveredAt": .nullable(.string())]),
+        errors: [.storageFailed],
+        example: ("all delivered", [:], ["pending": 0, "claimed": 0, "delivered": 12, "lastDeliveredAt": "2026-11-26T12:00:00Z"]))
 }

@@ -1,0 +1,72 @@
+import PetSpotJSON
+
+/// One method of the protocol as a type: its name, its params and result with their JSON, and
+/// its entry in the OpenRPC document. The daemon reads `Params` and writes `Result`; a client
+/// writes `Params` and reads `Result`; both go through these types alone.
+public protocol RPCMethodSpec: SendableMetatype {
+    associatedtype Params: RPCParamsCoding
+    associatedtype Result: RPCResultCoding
+    static var method: RPCMethod { get }
+    /// Its summary, params and result as JSON Schema, errors and an example.
+    static var contract: MethodContract { get }
+}
+
+/// A method's params: read from a request by the daemon, written by a client.
+public protocol RPCParamsCoding: Sendable {
+    /// Reads every member and refuses any other, naming it; `bounds` are the daemon's limits
+    /// now, which some ranges follow.
+    init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError)
+    /// By name, in the order the contract lists them; a member left out is not written.
+    var json: JSONObject { get }
+}
+
+/// A method's result: written by the daemon, read by a client.
+public protocol RPCResultCoding: Sendable {
+    var json: JSONValue { get }
+    /// Reads an answer; an error names the member at fault ("result.flow.screen …").
+    init(json: JSONValue) throws(FlowViewError)
+}
+
+/// The daemon's limits that a parameter's range follows (they change on reload).
+public struct ParamBounds: Sendable, Equatable {
+    /// `location.timeoutMs`: the longest wait a caller may ask for.
+    public var locationTimeoutMs: Int
+    /// `limits.maxReportsPage`.
+    public var maxReportsPage: Int
+
+    public init(locationTimeoutMs: Int, maxReportsPage: Int) {
+        self.locationTimeoutMs = locationTimeoutMs
+        self.maxReportsPage = maxReportsPage
+    }
+
+    /// The widest ranges the contract allows, for reading params outside a daemon.
+    public static let widest = ParamBounds(locationTimeoutMs: Int(Int32.max), maxReportsPage: 10_000)
+}
+
+/// The params of a method that takes none.
+public struct NoParams: RPCParamsCoding, Equatable {
+    public init() {}
+
+    public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+        try p.finish()
+    }
+
+    public var json: JSONObject { [:] }
+}
+
+extension RPCMethodSpec where Params == NoParams {
+    public static var noParams: NoParams { NoParams() }
+}
+
+/// The methods as types, in the order of `RPCMethod`: what the contract, `rpc.discover`,
+/// `petspot call --list` and the protocol reference fold over.
+public enum ProtocolMethods {
+    public static let all: [any RPCMethodSpec.Type] = [
+        RPCDiscover.self, DaemonInfo.self, SpeciesList.self,
+        FlowStart.self, FlowGet.self, FlowUpdate.self, FlowContinue.self, FlowBack.self, FlowCancel.self,
+        FlowRequestLocation.self, FlowDismissAlert.self, FlowSubmit.self,
+        LocationCurrent.self, LocationStatus.self,
+        ReportsList.self, ReportsGet.self,
+        RelayClaim.self, RelayAck.self, RelayStatus.self,
+    ]
+}

@@ -1,0 +1,155 @@
+import PetSpotJSON
+import PetSpotViews
+
+// rpc.discover, daemon.info, species.list: what the daemon is and offers.
+
+/// `rpc.discover`: the OpenRPC document of what this caller may use.
+public enum RPCDiscover: RPCMethodSpec {
+    public static let method = RPCMethod.rpcDiscover
+    public typealias Params = NoParams
+
+    /// The document, as `ProtocolContract.openRPC` makes it.
+    public struct Result: RPCResultCoding, Equatable {
+        public let json: JSONValue
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let document = try WireObject(json, at: "result")
+            _ = try document.string("openrpc")
+            _ = try document.objects("methods") { $0 }
+            self.json = json
+        }
+
+        public init(document: JSONValue) {
+            self.json = document
+        }
+
+        /// The methods the document offers, by name.
+        public var methodNames: [String] {
+            json["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        }
+    }
+
+    public static let contract = MethodContract(
+        method, "This document: the methods this caller may use, their params, results and errors",
+        result: "openrpcDocument", .object(["openrpc": .string(), "info": .any("OpenRPC info"), "methods": .array(.any("OpenRPC method")),
+                                            "components": .any("OpenRPC components"), "x-notifications": .array(.any("A notification"))]),
+        example: ("the document", [:], ["openrpc": .string(ProtocolContract.openRPCVersion), "info": ["title": "petspotd", "version": "…"],
+                                        "methods": [], "components": [:], "x-notifications": []]))
+}
+
+/// `daemon.info`: the daemon's name, version, protocol revision, providers and limits.
+public enum DaemonInfo: RPCMethodSpec {
+    public static let method = RPCMethod.daemonInfo
+    public typealias Params = NoParams
+
+    public struct Result: RPCResultCoding, Equatable {
+        /// One limit of docs/OPERATIONS.md, by its name under `limits`.
+        public struct Limit: Sendable, Equatable {
+            public let name: String
+            public let value: Int
+
+            public init(_ name: String, _ value: Int) {
+                self.name = name
+                self.value = value
+            }
+        }
+
+        public let name: String
+        public let version: String
+        public let protocolVersion: Int
+        public let locationProviders: [String]
+        public let limits: [Limit]
+
+        public init(version: String, locationProviders: [String], limits: [Limit]) {
+            self.name = "petspotd"
+            self.version = version
+            self.protocolVersion = petspotProtocolVersion
+            self.locationProviders = locationProviders
+            self.limits = limits
+        }
+
+        /// The value of the limit named `name`.
+        public func limit(_ name: String) -> Int? {
+            limits.first { $0.name == name }?.value
+        }
+
+        public var json: JSONValue {
+            [
+                "name": .string(name),
+                "version": .string(version),
+                "protocolVersion": .int(protocolVersion),
+                "locationProviders": .array(locationProviders.map(JSONValue.string)),
+                "limits": .object(JSONObject(members: limits.map { (key: $0.name, value: .int($0.value)) })),
+            ]
+        }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "result")
+            let limits = try wire.object("limits")
+            var read: [Limit] = []
+            for member in limits.object.members {
+                read.append(Limit(member.key, try limits.int(member.key)))
+            }
+            name = try wire.string("name")
+            version = try wire.string("version")
+            protocolVersion = try wire.int("protocolVersion")
+            locationProviders = try wire.strings("locationProviders")
+            self.limits = read
+        }
+    }
+
+    public static let contract = MethodContract(
+        method, "The daemon's name, version, protocol revision, location providers and limits",
+        result: "info", .object([
+            "name": .constant("petspotd"),
+            "version": .string(),
+            "protocolVersion": .integer(1...Int(Int32.max)),
+            "locationProviders": .array(.string()),
+            "limits": .map(of: .integer(0...Int.max), "Each limit of docs/OPERATIONS.md by its name under limits"),
+        ]),
+        example: ("the daemon", [:], ["name": "petspotd", "version": "0.1.0", "protocolVersion": .int(petspotProtocolVersion),
+                                      "locationProviders": ["gpsd"], "limits": ["maxLineBytes": 16_777_216]]))
+}
+
+/// `species.list`: the species a report may name, in the locale's words.
+public enum SpeciesList: RPCMethodSpec {
+    public static let method = RPCMethod.speciesList
+
+    public struct Params: RPCParamsCoding, Equatable {
+        public var locale: FlowLocale?
+
+        public init(locale: FlowLocale? = nil) {
+            self.locale = locale
+        }
+
+        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+            locale = try p.optionalChoice("locale", as: FlowLocale.self)
+            try p.finish()
+        }
+
+        public var json: JSONObject {
+            JSONObject(members: [locale.map { (key: "locale", value: .string($0.rawValue)) }].compactMap { $0 })
+        }
+    }
+
+    public struct Result: RPCResultCoding, Equatable {
+        public let species: [FlowView.Option]
+
+        public init(species: [FlowView.Option]) {
+            self.species = species
+        }
+
+        public var json: JSONValue {
+            ["species": .array(species.map(\.json))]
+        }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            species = try WireObject(json, at: "result").objects("species") { (o) throws(FlowViewError) in try FlowView.Option(o) }
+        }
+    }
+
+    public static let contract = MethodContract(
+        method, "The species a report may name, in the locale's words", params: [ProtocolContract.locale],
+        result: "species", .object(["species": .array(.ref("Option"))]),
+        example: ("in Polish", ["locale": "pl"], ["species": [["id": "dog", "name": "Pies"]]]))
+}
