@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
-import PetSpotJSON
+import PetSpotProtocol
 import PetSpotSystem
 
 /// An image file read for `flow.update`: the daemon takes a photo as base64 and decides its
@@ -17,8 +17,8 @@ struct PhotoFile {
     /// Characters of the base64 text: what the request line will carry.
     var encodedSize: Int { (bytes.count + 2) / 3 * 4 }
 
-    var uploadJSON: JSONValue {
-        ["data": .string(Data(bytes).base64EncodedString()), "filename": .string(filename)]
+    var upload: PhotoUpload {
+        PhotoUpload(data: Data(bytes).base64EncodedString(), filename: filename)
     }
 
     struct Unreadable: Error {

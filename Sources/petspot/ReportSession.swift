@@ -226,7 +226,7 @@ final class ReportSession {
             notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }
-        guard try flowCall(FlowUpdate.self, FlowUpdate.Params(flowId: view.id, values: ["photo": photo.uploadJSON])) != nil else { return }
+        guard try flowCall(FlowUpdate.self, FlowUpdate.Params(flowId: view.id, values: ["photo": photo.upload.json])) != nil else { return }
         change = .field("photo")
         if advancing, view.field("photo")?.error == nil { advance(after: "photo") }
     }

@@ -62,7 +62,7 @@ struct ProtocolContractTests {
         }
     }
 
-    @Test("docs/PROTOCOL.md has a section for every method of the contract, and no other")
+    @Test("docs/PROTOCOL.md has a section for every method of the contract, and no other, naming its params as the contract does")
     func documented() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/PROTOCOL.md")
@@ -70,6 +70,23 @@ struct ProtocolContractTests {
         let headings = text.split(separator: "\n").filter { $0.hasPrefix("### ") }.map { String($0.dropFirst(4)) }
         let methods = headings.filter { $0.contains(".") && !$0.contains(" ") }
         #expect(Set(methods) == Set(ProtocolContract.methods.map(\.method.rawValue)))
+
+        // Each section opens by naming its params as the contract has them: `name` when
+        // required, `name?` when not, or "No parameters."
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for contract in ProtocolContract.methods {
+            guard let heading = lines.firstIndex(of: "### \(contract.method.rawValue)") else { continue }
+            let opening = lines[(heading + 2)...].prefix { !$0.isEmpty }.joined(separator: " ")
+            if contract.params.isEmpty {
+                #expect(opening.contains("No parameters."), "\(contract.method.rawValue): \(opening)")
+            }
+            for param in contract.params {
+                let written = "`\(param.name)\(param.required ? "" : "?")`"
+                #expect(opening.contains(written), "\(contract.method.rawValue) does not open with \(written): \(opening)")
+            }
+            let optional = opening.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 && $0.element.hasSuffix("?") }
+            #expect(Set(optional.map { String($0.element.dropLast()) }).isSubset(of: Set(contract.params.map(\.name))), "\(contract.method.rawValue)")
+        }
     }
 
     @Test("the relay methods' results read back as written, in the wire's member order")

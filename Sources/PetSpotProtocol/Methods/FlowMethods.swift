@@ -113,6 +113,25 @@ public enum FlowUpdate: RPCMethodSpec {
         example: ("a chip number", ["flowId": "f-1", "values": ["chipNumber": "616 09 1234 5678 9"]], ["flow": ProtocolContract.exampleFlow]))
 }
 
+/// A photo as `flow.update` takes it under `values.photo`: the daemon decides its type by its
+/// bytes, so a client only reads and encodes.
+public struct PhotoUpload: Sendable, Equatable {
+    /// The bytes in base64.
+    public let data: String
+    /// The file's name, kept as a hint and shown back in `display`.
+    public let filename: String?
+
+    public init(data: String, filename: String?) {
+        self.data = data
+        self.filename = filename
+    }
+
+    /// `{data, filename?}`.
+    public var json: JSONValue {
+        .object(JSONObject(members: [(key: "data", value: .string(data))] + (filename.map { [(key: "filename", value: .string($0))] } ?? [])))
+    }
+}
+
 /// `flow.continue`: the next step, if the current one is complete.
 public enum FlowContinue: RPCMethodSpec {
     public static let method = RPCMethod.flowContinue
