@@ -115,22 +115,7 @@ public enum DaemonInfo: RPCMethodSpec {
 public enum SpeciesList: RPCMethodSpec {
     public static let method = RPCMethod.speciesList
 
-    public struct Params: RPCParamsCoding, Equatable {
-        public var locale: FlowLocale?
-
-        public init(locale: FlowLocale? = nil) {
-            self.locale = locale
-        }
-
-        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
-            locale = try p.optionalChoice("locale", as: FlowLocale.self)
-            try p.finish()
-        }
-
-        public var json: JSONObject {
-            JSONObject(members: [locale.map { (key: "locale", value: .string($0.rawValue)) }].compactMap { $0 })
-        }
-    }
+    public typealias Params = LocaleParams
 
     public struct Result: RPCResultCoding, Equatable {
         public let species: [FlowView.Option]

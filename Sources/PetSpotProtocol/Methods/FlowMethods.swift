@@ -25,6 +25,25 @@ public protocol FlowResult: RPCResultCoding {
     var flow: FlowView { get }
 }
 
+/// The params of a method that takes only a language: `flow.start`, `species.list`.
+public struct LocaleParams: RPCParamsCoding, Equatable {
+    /// `en` when left out.
+    public var locale: FlowLocale?
+
+    public init(locale: FlowLocale? = nil) {
+        self.locale = locale
+    }
+
+    public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+        locale = try p.optionalChoice("locale", as: FlowLocale.self)
+        try p.finish()
+    }
+
+    public var json: JSONObject {
+        JSONObject(members: [locale.map { (key: "locale", value: .string($0.rawValue)) }].compactMap { $0 })
+    }
+}
+
 /// `{flow}`: the answer of most flow methods.
 public struct FlowAnswer: FlowResult, Equatable {
     public let flow: FlowView
@@ -45,22 +64,7 @@ public enum FlowStart: RPCMethodSpec {
     public static let method = RPCMethod.flowStart
     public typealias Result = FlowAnswer
 
-    public struct Params: RPCParamsCoding, Equatable {
-        public var locale: FlowLocale?
-
-        public init(locale: FlowLocale? = nil) {
-            self.locale = locale
-        }
-
-        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
-            locale = try p.optionalChoice("locale", as: FlowLocale.self)
-            try p.finish()
-        }
-
-        public var json: JSONObject {
-            JSONObject(members: [locale.map { (key: "locale", value: .string($0.rawValue)) }].compactMap { $0 })
-        }
-    }
+    public typealias Params = LocaleParams
 
     public static let contract = MethodContract(
         method, "Starts a report on step chip", params: [ProtocolContract.locale],
