@@ -11,12 +11,25 @@ struct DrainAndCloseEvent: Sendable {
 
 /// The open client connections: counted against the connection limit, and asked to drain
 /// and close at shutdown.
+///
+/// A connection is known from the moment the listening socket accepts it (`accepted`, through
+/// `AcceptedConnections`), not only once it is set up: NIO sets it up on its own event loop and
+/// then hops back to the listening socket's loop, which registers it or, once that socket is
+/// closed, closes it. A stop that did not wait for that hop would shut the event loops down
+/// under it ("Cannot schedule tasks on an EventLoop that has already shut down").
 final class ConnectionTracker: Sendable {
     private struct State {
+        /// Every connection accepted and not yet closed: being set up, refused, or served.
+        var accepted: [ObjectIdentifier: any Channel] = [:]
+        /// The served ones, counted against the limit.
         var channels: [ObjectIdentifier: any Channel] = [:]
         var draining = false
-        /// Completed once draining has begun and the last connection has closed.
-        var allClosed: EventLoopPromise<Void>?
+        /// Finished once draining has begun and the last connection has closed. Not an event
+        /// loop's promise: the last close may come while the event loops shut down (after a
+        /// drain cut short), and nothing is then to be scheduled on one.
+        var allClosed: AsyncStream<Void>.Continuation?
+
+        var noneOpen: Bool { accepted.isEmpty && channels.isEmpty }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -25,6 +38,14 @@ final class ConnectionTracker: Sendable {
 
     init(maxConnections: Int) {
         self.maxConnections = Synchronization.Atomic(maxConnections)
+    }
+
+    /// Called on the listening socket's event loop as it accepts `channel`, before NIO sets
+    /// the connection up: from now until it closes, a drain waits for it.
+    func accepted(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        state.withLockedValue { $0.accepted[key] = channel }
+        channel.closeFuture.whenComplete { [self] _ in closed(key) }
     }
 
     /// Registers the channel unless the limit is reached; forgets it when it closes.
@@ -37,17 +58,21 @@ final class ConnectionTracker: Sendable {
             return true
         }
         if admitted {
-            channel.closeFuture.whenComplete { [self] _ in
-                let finished = state.withLockedValue { state -> EventLoopPromise<Void>? in
-                    state.channels.removeValue(forKey: key)
-                    guard state.draining, state.channels.isEmpty else { return nil }
-                    defer { state.allClosed = nil }
-                    return state.allClosed
-                }
-                finished?.succeed(())
-            }
+            channel.closeFuture.whenComplete { [self] _ in closed(key) }
         }
         return admitted
+    }
+
+    private func closed(_ key: ObjectIdentifier) {
+        let finished = state.withLockedValue { state -> AsyncStream<Void>.Continuation? in
+            state.accepted.removeValue(forKey: key)
+            state.channels.removeValue(forKey: key)
+            guard state.draining, state.noneOpen else { return nil }
+            defer { state.allClosed = nil }
+            return state.allClosed
+        }
+        finished?.yield()
+        finished?.finish()
     }
 
     var count: Int { state.withLockedValue { $0.channels.count } }
@@ -55,21 +80,45 @@ final class ConnectionTracker: Sendable {
     var isDraining: Bool { state.withLockedValue { $0.draining } }
 
     /// Asks every connection to answer what it has and close, including one accepted while
-    /// this runs (see `isDraining`). The future completes when all are closed.
-    func drainAll(on loop: any EventLoop) -> EventLoopFuture<Void> {
-        let promise = loop.makePromise(of: Void.self)
-        let open = state.withLockedValue { state -> [any Channel] in
+    /// this runs (see `isDraining`). The sequence yields once all are closed, also those that
+    /// were still being set up; it ends without yielding if the task waiting on it is cancelled.
+    func drainAll() -> AsyncStream<Void> {
+        let (allClosed, continuation) = AsyncStream.makeStream(of: Void.self)
+        let open = state.withLockedValue { state -> [any Channel]? in
             state.draining = true
-            if state.channels.isEmpty { return [] }
-            state.allClosed = promise
+            if state.noneOpen { return nil }
+            state.allClosed = continuation
             return Array(state.channels.values)
         }
-        if open.isEmpty {
-            promise.succeed(())
-            return promise.futureResult
+        guard let open else {
+            continuation.yield()
+            continuation.finish()
+            return allClosed
         }
-        let event = DrainAndCloseEvent(descriptors: SocketCookie.descriptors())
-        for channel in open { channel.pipeline.fireUserInboundEventTriggered(event) }
-        return promise.futureResult
+        // Those still being set up get the event from the child initializer (`isDraining`),
+        // or are closed by NIO as the listening socket is closed.
+        if !open.isEmpty {
+            let event = DrainAndCloseEvent(descriptors: SocketCookie.descriptors())
+            for channel in open { channel.pipeline.fireUserInboundEventTriggered(event) }
+        }
+        return allClosed
+    }
+}
+
+/// In the listening socket's pipeline, before NIO's accept handler: tells the tracker of each
+/// connection as it is accepted.
+final class AcceptedConnections: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let tracker: ConnectionTracker
+
+    init(tracker: ConnectionTracker) {
+        self.tracker = tracker
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        tracker.accepted(Self.unwrapInboundIn(data))
+        context.fireChannelRead(data)
     }
 }

@@ -60,10 +60,11 @@ public final class Daemon: Sendable {
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
-            // Out of descriptors, accepting pauses rather than spins.
+            // Out of descriptors, accepting pauses rather than spins. Each connection is
+            // tracked from its accept, so that a stop waits for those still being set up.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
+                    try channel.pipeline.syncOperations.addHandlers([AcceptBackoff(logger: logger), AcceptedConnections(tracker: tracker)])
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)

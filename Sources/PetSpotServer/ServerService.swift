@@ -29,9 +29,9 @@ struct ServerService: Service {
         notifier?.notify("STOPPING=1", "STATUS=Stopping")
         logger.info("stopping", metadata: ["connections": "\(tracker.count)"])
         try? await serverChannel.close()
-        let drained = tracker.drainAll(on: serverChannel.eventLoop)
+        let drained = tracker.drainAll()
         logger.info("draining connections", metadata: ["connections": "\(tracker.count)"])
-        if await drained.resultUnlessCancelled() == nil {
+        if await drained.first(where: { true }) == nil {
             logger.warning("closing connections that have not finished", metadata: ["connections": "\(tracker.count)"])
         }
         if let ownSocket { SocketFile.removeIfOurs(ownSocket.path, identity: ownSocket.identity) }
