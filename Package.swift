@@ -23,11 +23,12 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
         .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotViews"]),
-        // What a screen shows, free of the wire: the flow view's values, where a setting is, and
-        // the way sizes and chip numbers are written for people. The flow builds them; clients draw them.
+        // What a client is shown, free of the wire: the flow view, a location and the location
+        // service's state, the language, where a setting is, and the way sizes and chip numbers are
+        // written for people. The flow and the location service build them; clients draw them.
         .target(name: "PetSpotViews", dependencies: ["PetSpotJSON"]),
-        // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the flow view's JSON, and
-        // the contract of every method: what daemon and clients both read and write.
+        // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the views' JSON, and
+        // the contract of every method as a type: what daemon and clients both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews"]),
         // Configuration files read against a table of settings, the same way by petspotd and petspot-relay.
         .target(name: "PetSpotSettings", dependencies: ["PetSpotJSON", "PetSpotSystem"]),

@@ -25,11 +25,9 @@ public enum LocationOutcome: Sendable, Hashable {
     public func view(locale: FlowLocale) -> LocationView {
         let message = StringCatalog(locale).locationMessage(self)
         return switch self {
-        case .fix(let fix): LocationView(status: .ok, fix: fix.view, message: message)
-        case .permissionDenied(let settings): LocationView(status: .permissionDenied, message: message, settings: settings)
-        case .servicesDisabled(let settings): LocationView(status: .servicesDisabled, message: message, settings: settings)
-        case .timeout: LocationView(status: .timeout, message: message)
-        case .unavailable: LocationView(status: .unavailable, message: message)
+        case .fix(let fix): LocationView(status: status, fix: fix.view, message: message)
+        case .permissionDenied(let settings), .servicesDisabled(let settings): LocationView(status: status, message: message, settings: settings)
+        case .timeout, .unavailable: LocationView(status: status, message: message)
         }
     }
 }

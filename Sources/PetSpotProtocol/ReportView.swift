@@ -16,24 +16,31 @@ public struct ReportView: Sendable, Equatable {
     /// Every field's stored value by name, as the flow's `values`.
     public let values: JSONObject
     public let delivery: Delivery
+    /// Members a newer daemon added that this version does not know: kept and written back
+    /// after the others, so that a client passing a report on (`--json`, the relay's central
+    /// copy) loses nothing.
+    public let otherMembers: JSONObject
 
-    public init(id: String, flowID: String, submittedAt: String, values: JSONObject, delivery: Delivery) {
+    public init(id: String, flowID: String, submittedAt: String, values: JSONObject, delivery: Delivery, otherMembers: JSONObject = [:]) {
         self.id = id
         self.flowID = flowID
         self.submittedAt = submittedAt
         self.values = values
         self.delivery = delivery
+        self.otherMembers = otherMembers
     }
+
+    static let knownMembers: Set<String> = ["id", "flowId", "submittedAt", "values", "delivery"]
 
     /// `{id, flowId, submittedAt, values, delivery}`.
     public var json: JSONValue {
-        .object(JSONObject(members: members))
+        .object(JSONObject(members: members + otherMembers.members))
     }
 
     /// The report without its `delivery`: what a central database keeps, where "pending"
     /// would never be true.
     public var jsonWithoutDelivery: JSONValue {
-        .object(JSONObject(members: Array(members.dropLast())))
+        .object(JSONObject(members: Array(members.dropLast()) + otherMembers.members))
     }
 
     private var members: [(key: String, value: JSONValue)] {
@@ -54,6 +61,7 @@ public struct ReportView: Sendable, Equatable {
         case "delivered": .delivered(at: try delivery.string("deliveredAt"))
         case let other: throw FlowViewError(at: delivery.path("state"), "must be \"pending\" or \"delivered\", not \"\(other)\"")
         }
-        self.init(id: id, flowID: flowID, submittedAt: submittedAt, values: values, delivery: state)
+        self.init(id: id, flowID: flowID, submittedAt: submittedAt, values: values, delivery: state,
+                  otherMembers: JSONObject(members: report.object.members.filter { !Self.knownMembers.contains($0.key) }))
     }
 }

@@ -77,6 +77,9 @@ final class ConnectionTracker: Sendable {
 
     var count: Int { state.withLockedValue { $0.channels.count } }
 
+    /// Connections accepted and not yet closed, also those still being set up.
+    var acceptedCount: Int { state.withLockedValue { $0.accepted.count } }
+
     var isDraining: Bool { state.withLockedValue { $0.draining } }
 
     /// Asks every connection to answer what it has and close, including one accepted while

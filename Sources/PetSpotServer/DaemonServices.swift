@@ -58,12 +58,6 @@ public final class DaemonServices: Sendable {
     public var location: LocationService { runtime.withLockedValue { $0.location } }
     public var limits: DaemonConfiguration.Limits { runtime.withLockedValue { $0.configuration.limits } }
 
-    /// Whether `peer` may call `relay.*` under the settings in force.
-    public func isRelay(_ peer: Peer) -> Bool {
-        guard let gid = runtime.withLockedValue({ $0.relayGroupID }) else { return false }
-        return peer.isMember(of: gid)
-    }
-
     /// What a request needs of the settings before its handler runs, read under one lock:
     /// whether `peer` is a relay and the limits its params are read with.
     func requestSettings(for peer: Peer) -> (isRelay: Bool, bounds: ParamBounds) {

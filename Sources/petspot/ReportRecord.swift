@@ -10,7 +10,6 @@ struct ReportRecord {
         self.view = view
     }
 
-    var json: JSONValue { view.json }
     var id: String { view.id }
     var flowID: String { view.flowID }
     var submittedAt: String { view.submittedAt }

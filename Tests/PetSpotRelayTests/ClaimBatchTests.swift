@@ -5,11 +5,11 @@ import Testing
 
 @Suite("Reading relay.claim's answer")
 struct ClaimBatchTests {
-    @Test("reports with and without a photo; the delivery member is not carried centrally")
+    @Test("reports with and without a photo; the delivery member is not carried centrally, members this version does not know are")
     func reads() throws {
         let result = try JSONParser.parse(Array("""
             {"reports":[
-              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","values":{"species":"cat"},"delivery":{"state":"pending"}},
+              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","values":{"species":"cat"},"delivery":{"state":"pending"},"origin":"box-7"},
                "ownerUid":1000,"photo":null},
               {"report":{"id":"r2","flowId":"f2","submittedAt":"2026-11-21T13:08:00Z","values":{},"delivery":{"state":"pending"}},
                "ownerUid":1000,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],
@@ -21,6 +21,8 @@ struct ClaimBatchTests {
         #expect(batch.reports[0].photo == nil)
         #expect(batch.reports[0].report["delivery"] == nil)
         #expect(batch.reports[0].report["values"] == ["species": "cat"])
+        // A member a newer daemon adds reaches the central copy too.
+        #expect(batch.reports[0].report["origin"] == "box-7")
         #expect(batch.reports[1].photo == ClaimedReport.Photo(mediaType: "image/png", sha256: "ab", base64: "iVBO"))
         #expect(batch.reports[1].submittedAt == "2026-11-21T13:08:00Z")
     }

@@ -63,6 +63,7 @@ struct ConnectionTrackerTests {
         // The stop, as ServerService does it: no more accepting, then the drain.
         try await server.close()
         let drained = tracker.drainAll()
+        #expect(tracker.acceptedCount == 1, "the connection being set up is not known to the drain")
         // The setup goes on while the drain waits; the drain may end only once NIO has closed
         // the connection, which it does after the setup, as the listening socket is closed.
         let release = Task {

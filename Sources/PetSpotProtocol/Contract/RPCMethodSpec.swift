@@ -54,12 +54,8 @@ public struct NoParams: RPCParamsCoding, Equatable {
     public var json: JSONObject { [:] }
 }
 
-extension RPCMethodSpec where Params == NoParams {
-    public static var noParams: NoParams { NoParams() }
-}
-
-/// The methods as types, in the order of `RPCMethod`: what the contract, `rpc.discover`,
-/// `petspot call --list` and the protocol reference fold over.
+/// The methods as types, in the order of `RPCMethod`: what `ProtocolContract.methods` and so
+/// `rpc.discover` fold over; docs/PROTOCOL.md's method reference is checked against it.
 public enum ProtocolMethods {
     public static let all: [any RPCMethodSpec.Type] = [
         RPCDiscover.self, DaemonInfo.self, SpeciesList.self,

@@ -22,11 +22,6 @@ public enum RPCDiscover: RPCMethodSpec {
         public init(document: JSONValue) {
             self.json = document
         }
-
-        /// The methods the document offers, by name.
-        public var methodNames: [String] {
-            json["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        }
     }
 
     public static let contract = MethodContract(

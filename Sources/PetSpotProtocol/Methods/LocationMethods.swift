@@ -55,7 +55,7 @@ public enum LocationCurrent: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "Where the box is now, for this caller",
         params: [ProtocolContract.timeoutMs,
-                 .init("maxAgeMs", .integer(Params.maxAgeRange, "The oldest fix to take; never more than location.maxAgeMs"), "The oldest fix to take"),
+                 .init("maxAgeMs", .integer(Params.maxAgeRange), "The oldest fix to take; never more than location.maxAgeMs"),
                  ProtocolContract.locale],
         result: "location", .object(["location": .ref("Location")]),
         example: ("a fix", [:], ["location": ["status": "ok", "fix": ["latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
