@@ -89,6 +89,12 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
         members = elements.map { (key: $0.0, value: $0.1) }
     }
 
+    /// The members that have a value, in order: one whose value is nil is left out, not
+    /// written as null (`{status, fix?, message}`).
+    public init(presentMembers elements: KeyValuePairs<String, JSONValue?>) {
+        members = elements.compactMap { element in element.value.map { (key: element.key, value: $0) } }
+    }
+
     /// The member's value. The parser refuses duplicate names; for an object built in code
     /// with a repeated key, the last one wins.
     public subscript(key: String) -> JSONValue? {

@@ -50,7 +50,7 @@ extension FlowView.Progress {
 
 extension FlowView.Field {
     public var json: JSONValue {
-        var object: JSONObject = [
+        .object(JSONObject(presentMembers: [
             "name": .string(name),
             "label": .string(label),
             "placeholder": .optional(placeholder),
@@ -61,11 +61,8 @@ extension FlowView.Field {
             "error": .optional(error),
             "helper": .optional(helper),
             "counter": .optional(counter),
-        ]
-        if let options {
-            object.members.append((key: "options", value: .array(options.map(\.json))))
-        }
-        return .object(object)
+            "options": options.map { .array($0.map(\.json)) },
+        ]))
     }
 }
 
@@ -84,11 +81,7 @@ extension FlowView.Alert {
 
 extension FlowView.AlertAction {
     public var json: JSONValue {
-        var object: JSONObject = ["id": .string(id), "label": .string(label)]
-        if let settings {
-            object.members.append((key: "settings", value: settings.json))
-        }
-        return .object(object)
+        .object(JSONObject(presentMembers: ["id": .string(id), "label": .string(label), "settings": settings?.json]))
     }
 }
 

@@ -6,15 +6,9 @@ import PetSpotViews
 extension LocationView {
     /// `{status, fix?, message, settings?}`.
     public var json: JSONValue {
-        var object: JSONObject = ["status": .string(status.rawValue)]
-        if let fix {
-            object.members.append((key: "fix", value: fix.json))
-        }
-        object.members.append((key: "message", value: .string(message)))
-        if let settings {
-            object.members.append((key: "settings", value: settings.json))
-        }
-        return .object(object)
+        .object(JSONObject(presentMembers: [
+            "status": .string(status.rawValue), "fix": fix?.json, "message": .string(message), "settings": settings?.json,
+        ]))
     }
 
     init(_ location: WireObject) throws(FlowViewError) {
@@ -28,16 +22,13 @@ extension LocationView {
 extension LocationView.Fix {
     /// `{latitude, longitude, source, time, accuracy?}`.
     public var json: JSONValue {
-        var object: JSONObject = [
+        .object(JSONObject(presentMembers: [
             "latitude": .number(latitude),
             "longitude": .number(longitude),
             "source": .string(source),
             "time": .string(time),
-        ]
-        if let accuracy {
-            object.members.append((key: "accuracy", value: .number(accuracy)))
-        }
-        return .object(object)
+            "accuracy": accuracy.map(JSONValue.number),
+        ]))
     }
 
     init(_ fix: WireObject) throws(FlowViewError) {

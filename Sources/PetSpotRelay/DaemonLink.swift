@@ -152,9 +152,3 @@ public struct DaemonRefused: Error, Sendable, CustomStringConvertible {
 
 /// `relay.status`'s answer.
 public typealias RelayDaemonStatus = RelayStatus.Result
-
-extension RelayStatus.Result {
-    public init(result: JSONValue) throws(DaemonAnswerError) {
-        self = try DaemonAnswerError.reading(RelayStatus.method, result, Self.init(json:))
-    }
-}

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import PetSpotClient
 import PetSpotProtocol
+import PetSpotViews
 
 /// `petspot report`: files a missing-pet report the way the phone app does, one screen at a time.
 struct ReportCommand: ParsableCommand {
@@ -75,14 +76,14 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var connection: SocketOption
 
     @Option(help: "The language of the report's screens.")
-    var locale: ReportLocale = .en
+    var locale: FlowLocale = .en
 
     @Flag(help: "Line by line without colour, even on a terminal (what a pipe gets).")
     var plain = false
 
     func run() throws {
         let terminal = Terminal()
-        let copy = ReportCopy.forLocale(locale.rawValue)
+        let copy = ReportCopy.forLocale(locale)
         let connection = self.connection.connect()
         let maxLineBytes = connection.callOrExit(DaemonInfo.self).limit("maxLineBytes")
         // Wider than 100 columns, lines get too long to read.
@@ -106,7 +107,7 @@ struct ReportCommand: ParsableCommand {
             maxLineBytes: maxLineBytes, onFlowChange: { activeFlow.set($0) })
         let outcome: ReportSession.Outcome
         do {
-            outcome = try session.run(locale: locale.rawValue)
+            outcome = try session.run(locale: locale)
         } catch {
             switch error {
             case .lost(let reason): fail("petspot: " + copy.lost(reason.description), code: ExitStatus.unavailable)
@@ -122,7 +123,4 @@ struct ReportCommand: ParsableCommand {
     }
 }
 
-enum ReportLocale: String, ExpressibleByArgument, CaseIterable {
-    case en
-    case pl
-}
+extension FlowLocale: ExpressibleByArgument {}

@@ -1,3 +1,5 @@
+import PetSpotViews
+
 /// The few words `petspot report` says itself, around the daemon's screens: prompts, command
 /// help and how the session ended. Everything about the report comes from the daemon, in the
 /// flow's locale; these follow the same locale so a screen never mixes languages.
@@ -26,8 +28,11 @@ struct ReportCopy: Sendable {
     var lost: @Sendable (_ reason: String) -> String
     var flowGone: @Sendable (_ message: String) -> String
 
-    static func forLocale(_ locale: String) -> ReportCopy {
-        locale == "pl" ? .polish : .english
+    static func forLocale(_ locale: FlowLocale) -> ReportCopy {
+        switch locale {
+        case .en: .english
+        case .pl: .polish
+        }
     }
 
     static let english = ReportCopy(

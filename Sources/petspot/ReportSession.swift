@@ -59,8 +59,8 @@ final class ReportSession {
         self.onFlowChange = onFlowChange
     }
 
-    func run(locale: String) throws(Failure) -> Outcome {
-        switch try call(FlowStart.self, FlowStart.Params(locale: FlowLocale(rawValue: locale))) {
+    func run(locale: FlowLocale) throws(Failure) -> Outcome {
+        switch try call(FlowStart.self, FlowStart.Params(locale: locale)) {
         case .success(let result): view = result.flow
         case .failure(let error): throw .notStarted(error)
         }

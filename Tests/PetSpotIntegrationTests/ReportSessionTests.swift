@@ -49,7 +49,7 @@ struct ReportSessionTests {
         let renderer = ScreenRenderer(layout: .plain, style: .plain, copy: .english)
         let session = ReportSession(daemon: recorder, input: input, output: output, renderer: renderer, copy: .english,
                                     onFlowChange: { flowIDs.append($0) })
-        let outcome = try session.run(locale: "en")
+        let outcome = try session.run(locale: .en)
         guard case .submitted(let reportID) = outcome else {
             Issue.record("not submitted: \(outcome)\n\(output.text)")
             return
@@ -130,7 +130,7 @@ struct ReportSessionTests {
                                     output: CapturedOutput(), renderer: ScreenRenderer(layout: .plain, style: .plain, copy: .english),
                                     copy: .english)
         do {
-            _ = try session.run(locale: "en")
+            _ = try session.run(locale: .en)
             Issue.record("the session went on with a view it could not read")
         } catch .lost(let error) {
             #expect(error.description == "petspotd's answer to flow.start does not fit the protocol: result.flow.screen.fields[0].label must be a string, not a number")

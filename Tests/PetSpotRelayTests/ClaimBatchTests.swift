@@ -52,7 +52,7 @@ struct ClaimBatchTests {
 
     @Test("relay.status's answer and the state file round trip")
     func statusAndState() throws {
-        let status = try RelayDaemonStatus(result: try JSONParser.parse(Array(#"{"pending":3,"claimed":1,"delivered":9,"lastDeliveredAt":null}"#.utf8)))
+        let status = try RelayDaemonStatus(json: try JSONParser.parse(Array(#"{"pending":3,"claimed":1,"delivered":9,"lastDeliveredAt":null}"#.utf8)))
         #expect(status.pending == 3 && status.claimed == 1 && status.delivered == 9 && status.lastDeliveredAt == nil)
         var state = RelayState(box: "a", pid: 42, startedAt: "2026-11-21T13:00:00Z")
         state.postgres = .unreachable(reason: "cannot reach PostgreSQL at h:5432: connection refused", kind: "unreachable")

@@ -40,7 +40,7 @@ public struct LocaleParams: RPCParamsCoding, Equatable {
     }
 
     public var json: JSONObject {
-        JSONObject(members: [locale.map { (key: "locale", value: .string($0.rawValue)) }].compactMap { $0 })
+        JSONObject(presentMembers: ["locale": locale.map { .string($0.rawValue) }])
     }
 }
 
@@ -132,7 +132,7 @@ public struct PhotoUpload: Sendable, Equatable {
 
     /// `{data, filename?}`.
     public var json: JSONValue {
-        .object(JSONObject(members: [(key: "data", value: .string(data))] + (filename.map { [(key: "filename", value: .string($0))] } ?? [])))
+        .object(JSONObject(presentMembers: ["data": .string(data), "filename": filename.map(JSONValue.string)]))
     }
 }
 
@@ -211,7 +211,7 @@ public enum FlowRequestLocation: RPCMethodSpec {
         }
 
         public var json: JSONObject {
-            JSONObject(members: [(key: "flowId", value: .string(flowId))] + (timeoutMs.map { [(key: "timeoutMs", value: .int($0))] } ?? []))
+            JSONObject(presentMembers: ["flowId": .string(flowId), "timeoutMs": timeoutMs.map { .int($0) }])
         }
     }
 

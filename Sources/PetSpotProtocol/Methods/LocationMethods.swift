@@ -30,11 +30,9 @@ public enum LocationCurrent: RPCMethodSpec {
         public static let maxAgeRange = 0...3_600_000
 
         public var json: JSONObject {
-            var object = JSONObject()
-            if let timeoutMs { object.members.append((key: "timeoutMs", value: .int(timeoutMs))) }
-            if let maxAgeMs { object.members.append((key: "maxAgeMs", value: .int(maxAgeMs))) }
-            if let locale { object.members.append((key: "locale", value: .string(locale.rawValue))) }
-            return object
+            JSONObject(presentMembers: [
+                "timeoutMs": timeoutMs.map { .int($0) }, "maxAgeMs": maxAgeMs.map { .int($0) }, "locale": locale.map { .string($0.rawValue) },
+            ])
         }
     }
 

@@ -23,7 +23,7 @@ public enum RelayClaim: RPCMethodSpec {
         }
 
         public var json: JSONObject {
-            limit.map { ["limit": .int($0)] } ?? [:]
+            JSONObject(presentMembers: ["limit": limit.map { .int($0) }])
         }
     }
 

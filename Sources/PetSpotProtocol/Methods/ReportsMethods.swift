@@ -24,10 +24,7 @@ public enum ReportsList: RPCMethodSpec {
         }
 
         public var json: JSONObject {
-            var object = JSONObject()
-            if let limit { object.members.append((key: "limit", value: .int(limit))) }
-            if let cursor { object.members.append((key: "cursor", value: .string(cursor))) }
-            return object
+            JSONObject(presentMembers: ["limit": limit.map { .int($0) }, "cursor": cursor.map(JSONValue.string)])
         }
     }
 
