@@ -68,6 +68,8 @@ public final class GpsdProvider: LocationProvider {
         var nextWaiter: UInt64 = 0
         var started = false
         var stopping = false
+        /// Told of every change of what `answerNow` gives.
+        var observers: [@Sendable () -> Void] = []
     }
 
     public init(settings: Settings, logger: Logger, clock: DaemonClock) {
@@ -89,6 +91,26 @@ public final class GpsdProvider: LocationProvider {
     private var endpoint: String { "\(settings.host):\(settings.port)" }
 
     // MARK: requests
+
+    public func answerNow(maxAge: Duration) -> ProviderAnswer {
+        state.withLockedValue { s in
+            if let newest = s.newest, clock.now.elapsed(since: newest.receivedAt) <= max(.zero, maxAge) {
+                return .fix(newest.fix)
+            }
+            guard s.link != .disconnected, !s.stopping else {
+                return .unavailable(reason: "not connected to gpsd at \(endpoint)\(s.lastError.map { ": \($0)" } ?? "")")
+            }
+            return .timeout
+        }
+    }
+
+    public func onChange(_ changed: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.observers.append(changed) }
+    }
+
+    private func changed() {
+        for observer in state.withLockedValue({ $0.observers }) { observer() }
+    }
 
     public func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer {
         let waiterID: UInt64 = state.withLockedValue { s in
@@ -243,12 +265,16 @@ public final class GpsdProvider: LocationProvider {
             }
             if acquired { logger.info("gpsd has a fix", metadata: ["gpsd": "\(endpoint)"]) }
             for waiter in waiters { waiter.resume(returning: .fix(fix)) }
+            changed()
         } else if snapshot.mode_reported, snapshot.mode < 2 {
             let lost = state.withLockedValue { s -> Bool in
                 defer { s.newest = nil }
                 return s.newest != nil
             }
-            if lost { logger.notice("gpsd lost its fix", metadata: ["gpsd": "\(endpoint)"]) }
+            if lost {
+                logger.notice("gpsd lost its fix", metadata: ["gpsd": "\(endpoint)"])
+                changed()
+            }
         }
     }
 
@@ -258,6 +284,7 @@ public final class GpsdProvider: LocationProvider {
             s.lastError = nil
         }
         logger.info("connected to gpsd", metadata: ["gpsd": "\(endpoint)"])
+        changed()
     }
 
     /// Marks the link down; logs only when that is news, not on every retry.
@@ -271,6 +298,7 @@ public final class GpsdProvider: LocationProvider {
         }
         let answer = ProviderAnswer.unavailable(reason: "lost gpsd at \(endpoint)\(reason.map { ": \($0)" } ?? "")")
         for waiter in waiters { waiter.resume(returning: answer) }
+        if changed { self.changed() }
         if changed, let reason {
             logger.warning("gpsd unavailable; retrying with backoff", metadata: ["gpsd": "\(endpoint)", "error": "\(reason)"])
         }

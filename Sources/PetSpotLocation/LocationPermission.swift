@@ -33,7 +33,7 @@ public enum LocationPermission: Sendable, Equatable {
 }
 
 /// The client asking for a location, as the kernel identified it.
-public struct LocationClient: Sendable, Equatable {
+public struct LocationClient: Sendable, Hashable {
     public let uid: UInt32
     public let gid: UInt32
 

@@ -11,6 +11,14 @@ public protocol LocationProvider: AnyObject, Sendable {
     /// One fix no older than `maxAge`, waiting at most `timeout` for it.
     func currentFix(timeout: Duration, maxAge: Duration) async -> ProviderAnswer
 
+    /// What it would answer now without waiting: a fix no older than `maxAge`, or why not
+    /// (`timeout`: none now, though one may come). A watch asks this on every change.
+    func answerNow(maxAge: Duration) -> ProviderAnswer
+
+    /// Has `changed` called, on any thread, whenever `answerNow` may have changed: a fix, a
+    /// lost fix, the link. A provider that never changes on its own need not call it.
+    func onChange(_ changed: @escaping @Sendable () -> Void)
+
     /// What the provider can say about itself for `location.status`.
     func status() async -> ProviderStatus
 
@@ -23,6 +31,7 @@ public protocol LocationProvider: AnyObject, Sendable {
 }
 
 extension LocationProvider {
+    public func onChange(_ changed: @escaping @Sendable () -> Void) {}
     public func start() {}
     public func stop() {}
 }

@@ -91,6 +91,24 @@ public final class LocationService: Sendable {
         return timedOut ? .timeout : .unavailable(reason: reasons.joined(separator: "; "))
     }
 
+    /// What `current` would answer now without waiting for any provider: a watch's view.
+    public func now(for client: LocationClient? = nil) -> LocationOutcome {
+        if let refusal = refusal(for: client) { return refusal }
+        guard !providers.isEmpty else { return .unavailable(reason: "no location provider is configured") }
+        var reasons: [String] = []
+        var waiting = false
+        for provider in providers {
+            switch provider.answerNow(maxAge: defaultMaxAge) {
+            case .fix(let fix): return .fix(fix)
+            case .permissionDenied(let key): return .permissionDenied(SettingsLocation(file: settingsFile, key: key))
+            case .servicesDisabled(let key): return .servicesDisabled(SettingsLocation(file: settingsFile, key: key))
+            case .timeout: waiting = true
+            case .unavailable(let reason): reasons.append("\(provider.name): \(reason)")
+            }
+        }
+        return waiting ? .timeout : .unavailable(reason: reasons.joined(separator: "; "))
+    }
+
     /// The service's state for `location.status`, with what it means for `client`.
     public func status(for client: LocationClient? = nil) async -> LocationStatusView {
         var providerStates: [ProviderStatus] = []

@@ -29,6 +29,7 @@ public final class SimulatedProvider: LocationProvider {
     private let track: [Position]
     private let clock: DaemonClock
     private let state = NIOLockedValueBox<(next: Int, lastFix: DaemonInstant?)>((0, nil))
+    private let observers = NIOLockedValueBox<[@Sendable () -> Void]>([])
 
     public init(mode: Mode, track: [Position], clock: DaemonClock) {
         precondition(!track.isEmpty, "the simulated provider needs at least one position")
@@ -47,6 +48,8 @@ public final class SimulatedProvider: LocationProvider {
                 state.lastFix = at
                 return position
             }
+            // A watch sees the simulated box move as requests move it along its track.
+            for observer in observers.withLockedValue({ $0 }) { observer() }
             return .fix(LocationFix(latitude: position.latitude, longitude: position.longitude, source: name,
                                     time: ISO8601.string(time), accuracy: nil))
         case .permissionDenied:
@@ -58,6 +61,23 @@ public final class SimulatedProvider: LocationProvider {
             try? await clock.sleep(for: timeout)
             return .timeout
         }
+    }
+
+    /// The position last handed out (the first before any), as fresh as the clock.
+    public func answerNow(maxAge: Duration) -> ProviderAnswer {
+        switch mode {
+        case .fix:
+            let position = state.withLockedValue { track[max($0.next - 1, 0) % track.count] }
+            return .fix(LocationFix(latitude: position.latitude, longitude: position.longitude, source: name,
+                                    time: ISO8601.string(clock.wallTime()), accuracy: nil))
+        case .permissionDenied: return .permissionDenied(settingsKey: "location.simulated.mode")
+        case .settingsPrompt: return .servicesDisabled(settingsKey: "location.simulated.mode")
+        case .noFix: return .timeout
+        }
+    }
+
+    public func onChange(_ changed: @escaping @Sendable () -> Void) {
+        observers.withLockedValue { $0.append(changed) }
     }
 
     public func status() async -> ProviderStatus {

@@ -12,6 +12,8 @@ extension FlowView {
         switch state {
         case .cancelled:
             return ["id": .string(id), "state": "cancelled"]
+        case .expired:
+            return ["id": .string(id), "state": "expired"]
         case .completed(let reportID):
             return ["id": .string(id), "state": "completed", "reportId": .optional(reportID)]
         case .active(let active):
@@ -109,8 +111,10 @@ extension FlowView {
             state = .completed(reportID: try flow.optionalString("reportId"))
         case "cancelled":
             state = .cancelled
+        case "expired":
+            state = .expired
         case let other:
-            throw FlowViewError(at: flow.path("state"), "must be \"active\", \"completed\" or \"cancelled\", not \"\(other)\"")
+            throw FlowViewError(at: flow.path("state"), "must be \"active\", \"completed\", \"cancelled\" or \"expired\", not \"\(other)\"")
         }
         self.init(id: id, state: state)
     }

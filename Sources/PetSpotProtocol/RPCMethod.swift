@@ -20,15 +20,21 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case relayClaim = "relay.claim"
     case relayAck = "relay.ack"
     case relayStatus = "relay.status"
+    case locationWatch = "location.watch"
+    case flowWatch = "flow.watch"
+    case reportsWatch = "reports.watch"
+    case relayWatch = "relay.watch"
+    case unwatch = "unwatch"
 
     /// Only members of `relay.group` may call it; to anyone else it does not exist.
     public var isRelay: Bool {
         switch self {
-        case .relayClaim, .relayAck, .relayStatus: true
+        case .relayClaim, .relayAck, .relayStatus, .relayWatch: true
         default: false
         }
     }
 }
 
-/// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`.
-public let petspotProtocolVersion = 2
+/// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`; 3: the
+/// watches and their notifications.
+public let petspotProtocolVersion = 3

@@ -14,6 +14,10 @@ import PetSpotJSON
 /// Answers a client has not read yet (`limits.maxPendingOutputBytes`) hold the connection
 /// back: it takes no new request until they drain, however large a single answer is. Only a
 /// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed.
+///
+/// Notifications of the connection's watches wait in its `Subscriber` (coalesced, bounded)
+/// and are written only between answers and while the client reads: one caused by a request
+/// goes out after that request's answer.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
@@ -24,6 +28,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let logger: Logger
     /// The socket's SO_COOKIE, to find its descriptor at shutdown.
     private let socketCookie: UInt64?
+    /// The connection's watches and the hub that knows them (closing ends them); nil in tests
+    /// of the handler alone.
+    private let subscriber: Subscriber?
+    private let subscriptions: SubscriptionHub?
+    /// Where the subscriber's news reaches this handler, on its event loop, while it is in the pipeline.
+    private let wakeTarget: NIOLoopBoundBox<ConnectionHandler?>?
+    private var context: ChannelHandlerContext?
 
     /// Lines read but not yet taken in hand, and their size.
     private var waiting = CircularBuffer<LineFrame>()
@@ -56,18 +67,36 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var bufferedAtCheck = 0
     private var writtenSinceCheck = 0
 
-    convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
+    convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
+                     eventLoop: any EventLoop)
+    {
         let logger = Self.connectionLogger(logger, peer: peer)
-        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits), peer: peer, limits: limits,
-                  logger: logger, socketCookie: socketCookie)
+        let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: eventLoop)
+        let subscriber = Subscriber(peer: peer) { eventLoop.execute { target.value?.notificationsWaiting() } }
+        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits, subscriber: subscriber),
+                  peer: peer, limits: limits, logger: logger, socketCookie: socketCookie,
+                  watches: (subscriber, router.services.subscriptions, target))
     }
 
-    init(answering: any LineAnswering, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil) {
+    init(answering: any LineAnswering, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
+         watches: (Subscriber, SubscriptionHub, NIOLoopBoundBox<ConnectionHandler?>)? = nil)
+    {
         self.answering = answering
         self.peer = peer
         self.limits = limits
         self.logger = logger
         self.socketCookie = socketCookie
+        (subscriber, subscriptions, wakeTarget) = (watches?.0, watches?.1, watches?.2)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        wakeTarget?.value = self
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        endWatches()
+        self.context = nil
     }
 
     /// The connection's logger says who the client is; each request's adds its id and method.
@@ -120,6 +149,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             stallCheck?.cancel()
             stallCheck = nil
             updateReading(context: context)
+            writeNotifications(context: context)
             runWaiting(context: context)
             flushIfNeeded(context: context)
         } else if !outputBlocked {
@@ -133,7 +163,34 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         stallCheck?.cancel()
         stallCheck = nil
+        endWatches()
         context.fireChannelInactive()
+    }
+
+    // MARK: notifications
+
+    /// The connection is gone: its watches end, and the subscriber lets go of this handler.
+    private func endWatches() {
+        if let subscriber, let subscriptions { subscriptions.connectionClosed(subscriber) }
+        wakeTarget?.value = nil
+    }
+
+    /// The subscriber has notifications waiting.
+    private func notificationsWaiting() {
+        guard let context else { return }
+        writeNotifications(context: context)
+        flushIfNeeded(context: context)
+    }
+
+    /// Writes what waits, unless an answer is in hand or the client is not reading: then they
+    /// wait on (coalesced) until it is written or the client reads again.
+    private func writeNotifications(context: ChannelHandlerContext) {
+        guard let subscriber, !busy, !outputBlocked, !closeStarted, context.channel.isActive else { return }
+        for queued in subscriber.takeQueued() {
+            var line = context.channel.allocator.buffer(capacity: queued.line.count + 1)
+            line.writeBytes(queued.line)
+            write(line, context: context)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -235,6 +292,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             busy = false
             // A failed answer has nothing to send; the connection goes on with the next line.
             write((try? result.get()) ?? nil, context: context)
+            writeNotifications(context: context)
             flushIfNeeded(context: context)
             runWaiting(context: context)
             flushIfNeeded(context: context)

@@ -12,6 +12,7 @@ import PetSpotProtocol
 import PetSpotSettings
 import PetSpotStore
 import PetSpotSystem
+import PetSpotViews
 import ServiceLifecycle
 import UnixSignals
 
@@ -26,6 +27,7 @@ public final class Daemon: Sendable {
     private let logger: Logger
     private let server: ServerService
     private let location: LocationWatchService
+    private let locationNotifier: LocationNotifier
     /// Where the daemon serves, for the log and systemd's status line.
     private let servingAt: String
 
@@ -49,8 +51,11 @@ public final class Daemon: Sendable {
             throw ConfigurationError("database.path: \(error.description)")
         }
         let limits = configuration.limits
-        let registry = FlowRegistry(limits: registryLimits(limits), clock: clock)
-        let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock)
+        let subscriptions = SubscriptionHub(maxQueuedBytes: limits.maxPendingOutputBytes)
+        let registry = FlowRegistry(limits: registryLimits(limits), clock: clock) { id in
+            subscriptions.flowChanged(FlowView(id: id, state: .expired))
+        }
+        let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock, subscriptions: subscriptions)
         let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
         let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
@@ -86,7 +91,7 @@ public final class Daemon: Sendable {
                     try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
                     let handlers: [any ChannelHandler] = [
                         ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes)),
-                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie),
+                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie, eventLoop: channel.eventLoop),
                     ]
                     try channel.pipeline.syncOperations.addHandlers(handlers)
                     // Accepted while the daemon began to stop: drained like the others.
@@ -116,12 +121,13 @@ public final class Daemon: Sendable {
         let notifier = SystemdNotifier(environment: environment)
         let server = ServerService(serverChannel: serverChannel, tracker: tracker, ownSocket: ownSocket, notifier: notifier, logger: logger)
         return Daemon(services: services, group: group, tracker: tracker, faults: faults, notifier: notifier, logger: logger,
-                      server: server, location: LocationWatchService(services: services),
+                      server: server, location: LocationWatchService(services: services), locationNotifier: LocationNotifier(services: services),
                       servingAt: activated == nil ? configuration.socketPath : "the socket systemd passed")
     }
 
     private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, tracker: ConnectionTracker, faults: FaultLog,
-                 notifier: SystemdNotifier?, logger: Logger, server: ServerService, location: LocationWatchService, servingAt: String)
+                 notifier: SystemdNotifier?, logger: Logger, server: ServerService, location: LocationWatchService,
+                 locationNotifier: LocationNotifier, servingAt: String)
     {
         self.services = services
         self.group = group
@@ -131,6 +137,7 @@ public final class Daemon: Sendable {
         self.logger = logger
         self.server = server
         self.location = location
+        self.locationNotifier = locationNotifier
         self.servingAt = servingAt
     }
 
@@ -167,6 +174,7 @@ public final class Daemon: Sendable {
         var daemonServices: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: flushFaults(), serviceName: "fault-log flush"),
             .init(service: location, serviceName: "location"),
+            .init(service: locationNotifier, serviceName: "location watches"),
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
             .init(service: server, serviceName: "server"),
             .init(service: DatabaseDamageService(store: services.store, logger: logger),
@@ -276,7 +284,13 @@ public final class Daemon: Sendable {
         if configuration.limits.maxConnections > old.limits.maxConnections {
             FileDescriptorLimit.ensure(maxConnections: configuration.limits.maxConnections, logger: logger)
         }
-        if new.location !== current.location { location.replaced(current.location, with: new.location) }
+        if new.location !== current.location {
+            location.replaced(current.location, with: new.location)
+            locationNotifier.follow(new.location)
+        } else {
+            // Permission and the maximum age may have changed: watches look again.
+            locationNotifier.poke()
+        }
         logger.info("reloaded", metadata: [
             "config": "\(configuration.configFile)", "providers": "\(new.location.providerNames.joined(separator: ","))",
             "species": "\(new.species.species.count)",

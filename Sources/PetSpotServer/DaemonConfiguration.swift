@@ -92,6 +92,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         /// Flow views kept for `flow.get`, all together (see FlowRegistry).
         public var maxKeptViewBytes = 1024 * 1024
         public var maxReportsPage = 100
+        /// Watches one connection may hold at once (0: no watches).
+        public var maxSubscriptionsPerConnection = 16
         /// On SIGTERM, how long stopping may take: connections answer what they have in hand
         /// meanwhile; those still open after it are closed.
         public var drainTimeoutSeconds = 10
@@ -164,6 +166,7 @@ extension DaemonConfiguration {
         .reloaded("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
         .reloaded("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
         .reloaded("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...ParamBounds.widest.maxReportsPage) }),
+        .reloaded("limits.maxSubscriptionsPerConnection", { c, v, r throws(ConfigurationError) in c.limits.maxSubscriptionsPerConnection = try r.int(v, 0...1_000) }),
         .restartOnly("limits.drainTimeoutSeconds", \.limits.drainTimeoutSeconds, { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
         .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),

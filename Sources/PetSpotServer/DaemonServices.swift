@@ -35,15 +35,23 @@ public final class DaemonServices: Sendable {
     /// Reports handed to a relay and not yet acknowledged.
     public let relayClaims: RelayClaims
     public let makeID: @Sendable () -> String
+    /// Every connection's watches.
+    let subscriptions: SubscriptionHub
+    /// Tells relay watches how many reports wait once some are filed.
+    let pendingCount: PendingCountNotifier
     private let runtime: NIOLockedValueBox<RuntimeSettings>
     /// Counts reloads: a flow view written under older settings is not given again.
     private let generation = NIOLockedValueBox<UInt64>(0)
     /// `daemon.info`'s result as written for the wire, and the generation of the settings it shows.
     private let writtenInfo = NIOLockedValueBox<(generation: UInt64, bytes: [UInt8])?>(nil)
 
-    public init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
-                makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
+    /// `subscriptions` is made beforehand when the registry tells it of expired flows.
+    init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
+         subscriptions: SubscriptionHub? = nil, makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
     {
+        let subscriptions = subscriptions ?? SubscriptionHub(maxQueuedBytes: settings.configuration.limits.maxPendingOutputBytes)
+        self.subscriptions = subscriptions
+        self.pendingCount = PendingCountNotifier(store: store, subscriptions: subscriptions)
         self.runtime = NIOLockedValueBox(settings)
         self.registry = registry
         self.store = store
@@ -72,7 +80,8 @@ public final class DaemonServices: Sendable {
     @discardableResult
     func replace(with settings: RuntimeSettings) -> RuntimeSettings {
         // Settings and their generation change together: a reader of both sees one or the other.
-        generation.withLockedValue { generation in
+        subscriptions.update(maxQueuedBytes: settings.configuration.limits.maxPendingOutputBytes)
+        return generation.withLockedValue { generation in
             generation &+= 1
             return runtime.withLockedValue { current in
                 defer { current = settings }

@@ -67,6 +67,8 @@ public final class FlowRegistry: Sendable {
         var photoBytes = 0
         /// Bytes of the views kept with the flows.
         var keptViewBytes = 0
+        /// Told of each active flow that expires (a watch's last word), under the lock.
+        let expired: @Sendable (String) -> Void
 
         mutating func activeEnded(_ owner: UInt32) {
             activeByOwner.decrement(owner)
@@ -93,8 +95,10 @@ public final class FlowRegistry: Sendable {
     private let table: NIOLockedValueBox<Table>
     private let clock: DaemonClock
 
-    public init(limits: Limits, clock: DaemonClock) {
-        self.table = NIOLockedValueBox(Table(limits: limits))
+    /// `expired` hears of each active flow that goes for being idle; it is called with the
+    /// table locked, so it must only hand the news on (it may not call the registry).
+    public init(limits: Limits, clock: DaemonClock, expired: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.table = NIOLockedValueBox(Table(limits: limits, expired: expired))
         self.clock = clock
     }
 
@@ -195,6 +199,16 @@ public final class FlowRegistry: Sendable {
         } }.get()
     }
 
+    /// A copy of the caller's flow, as `withFlow` finds it (owner, idle time), unchanged.
+    public func flow(_ id: String, owner: UInt32) throws(FlowRegistryError) -> Flow {
+        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Flow in
+            let now = clock.now
+            let entry = try Self.live(id, owner: owner, now: now, in: &table)
+            table.entries[id]?.lastUsed = now
+            return entry.flow
+        } }.get()
+    }
+
     /// The caller's flow as `render` writes it, as `withFlow` finds it (owner, idle time). The
     /// written view is kept with the flow and given again while the flow is unchanged and the
     /// settings are of `generation`; otherwise `render` writes it from a copy of the flow, outside
@@ -212,7 +226,7 @@ public final class FlowRegistry: Sendable {
                 throw Self.notFound(id)
             }
             if now.elapsed(since: table.entries.values[index].lastUsed) > table.limits.idleTimeout {
-                Self.remove(id, entry: table.entries.values[index], from: &table)
+                Self.expire(id, entry: table.entries.values[index], from: &table)
                 throw Self.notFound(id)
             }
             table.entries.values[index].lastUsed = now
@@ -247,7 +261,7 @@ public final class FlowRegistry: Sendable {
         table.lastSweep = now
         let timeout = table.limits.idleTimeout
         let expired = table.entries.filter { now.elapsed(since: $0.value.lastUsed) > timeout }
-        for (id, entry) in expired { remove(id, entry: entry, from: &table) }
+        for (id, entry) in expired { expire(id, entry: entry, from: &table) }
         if !expired.isEmpty {
             let entries = table.entries
             table.completedOrder.removeAll { entries[$0]?.flow.state != .completed }
@@ -262,10 +276,16 @@ public final class FlowRegistry: Sendable {
             throw notFound(id)
         }
         if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
-            remove(id, entry: entry, from: &table)
+            expire(id, entry: entry, from: &table)
             throw notFound(id)
         }
         return entry
+    }
+
+    /// Removes a flow idle past the timeout; an active one's end is told.
+    private static func expire(_ id: String, entry: Entry, from table: inout Table) {
+        remove(id, entry: entry, from: &table)
+        if entry.flow.state == .active { table.expired(id) }
     }
 
     private static func remove(_ id: String, entry: Entry, from table: inout Table) {

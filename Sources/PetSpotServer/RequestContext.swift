@@ -13,6 +13,8 @@ struct RequestContext: Sendable {
     let logger: Logger
     let limits: DaemonConfiguration.Limits
     let draining: Bool
+    /// The connection's watches; nil where nothing can be notified.
+    var subscriber: Subscriber? = nil
 
     /// Parses the line and answers what can be answered at once; hands back the rest as work.
     /// Requests of a batch run in order: once one has to wait, the ones after it wait too.
@@ -63,7 +65,7 @@ struct RequestContext: Sendable {
         if draining {
             return .now(id.map { AnswerLine.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")) })
         }
-        switch router.route(request, peer: peer, logger: logger) {
+        switch router.route(request, peer: peer, subscriber: subscriber, logger: logger) {
         case .now(let outcome):
             return .now(id.map { AnswerLine.write(id: $0, outcome) })
         case .later(let work):

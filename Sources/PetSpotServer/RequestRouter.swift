@@ -17,8 +17,9 @@ public struct RequestRouter: Sendable {
 
     /// Answers one request; a fault among the answers (storage, internal, a limit) is logged
     /// with the request's own logger, made from `logger`, the connection's.
-    public func route(_ request: RPCRequest, peer: Peer, logger: Logger) -> Reply<MethodOutcome> {
-        switch dispatch(request, peer: peer) {
+    /// `subscriber`: the connection's watches; nil where there is no connection to notify.
+    func route(_ request: RPCRequest, peer: Peer, subscriber: Subscriber?, logger: Logger) -> Reply<MethodOutcome> {
+        switch dispatch(request, peer: peer, subscriber: subscriber) {
         case .now(let outcome):
             logFault(outcome, request, logger)
             return .now(outcome)
@@ -31,7 +32,7 @@ public struct RequestRouter: Sendable {
         }
     }
 
-    private func dispatch(_ request: RPCRequest, peer: Peer) -> Reply<MethodOutcome> {
+    private func dispatch(_ request: RPCRequest, peer: Peer, subscriber: Subscriber?) -> Reply<MethodOutcome> {
         let (isRelay, bounds) = services.requestSettings(for: peer)
         // To a peer outside relay.group the relay methods do not exist: the same answer as any
         // unknown name, and the list it gives leaves them out.
@@ -46,13 +47,14 @@ public struct RequestRouter: Sendable {
         case .speciesList: return handle(SpeciesList.self, params, bounds) { p throws(RPCError) in speciesList(p) }
         case .flowStart: return handle(FlowStart.self, params, bounds) { p throws(RPCError) in try flowStart(p, peer) }
         case .flowGet: return handle(FlowGet.self, params, bounds) { p throws(RPCError) in try flowGet(p, peer) }
-        case .flowUpdate: return handle(FlowUpdate.self, params, bounds) { p throws(RPCError) in flowUpdate(p, peer) }
-        case .flowContinue: return handle(FlowContinue.self, params, bounds) { p throws(RPCError) in try flowContinue(p, peer) }
-        case .flowBack: return handle(FlowBack.self, params, bounds) { p throws(RPCError) in try flowBack(p, peer) }
-        case .flowCancel: return handle(FlowCancel.self, params, bounds) { p throws(RPCError) in try flowCancel(p, peer) }
-        case .flowDismissAlert: return handle(FlowDismissAlert.self, params, bounds) { p throws(RPCError) in try flowDismissAlert(p, peer) }
-        case .flowRequestLocation: return handle(FlowRequestLocation.self, params, bounds) { p throws(RPCError) in try flowRequestLocation(p, peer) }
-        case .flowSubmit: return handle(FlowSubmit.self, params, bounds) { p throws(RPCError) in try flowSubmit(p, peer) }
+        // A change to a flow is told to its watches once the handler has made it.
+        case .flowUpdate: return handle(FlowUpdate.self, params, bounds) { p throws(RPCError) in published(flowUpdate(p, peer)) }
+        case .flowContinue: return handle(FlowContinue.self, params, bounds) { p throws(RPCError) in published(try flowContinue(p, peer)) }
+        case .flowBack: return handle(FlowBack.self, params, bounds) { p throws(RPCError) in published(try flowBack(p, peer)) }
+        case .flowCancel: return handle(FlowCancel.self, params, bounds) { p throws(RPCError) in published(try flowCancel(p, peer)) }
+        case .flowDismissAlert: return handle(FlowDismissAlert.self, params, bounds) { p throws(RPCError) in published(try flowDismissAlert(p, peer)) }
+        case .flowRequestLocation: return handle(FlowRequestLocation.self, params, bounds) { p throws(RPCError) in published(try flowRequestLocation(p, peer)) }
+        case .flowSubmit: return handle(FlowSubmit.self, params, bounds) { p throws(RPCError) in published(try flowSubmit(p, peer)) }
         case .locationCurrent: return handle(LocationCurrent.self, params, bounds) { p throws(RPCError) in locationCurrent(p, peer) }
         case .locationStatus: return handle(LocationStatus.self, params, bounds) { _ throws(RPCError) in locationStatus(peer) }
         case .reportsList: return handle(ReportsList.self, params, bounds) { p throws(RPCError) in reportsList(p, peer) }
@@ -60,6 +62,11 @@ public struct RequestRouter: Sendable {
         case .relayClaim: return handle(RelayClaim.self, params, bounds) { p throws(RPCError) in relayClaim(p) }
         case .relayAck: return handle(RelayAck.self, params, bounds) { p throws(RPCError) in relayAck(p) }
         case .relayStatus: return handle(RelayStatus.self, params, bounds) { _ throws(RPCError) in relayStatus() }
+        case .locationWatch: return handle(LocationWatch.self, params, bounds) { p throws(RPCError) in try locationWatch(p, try watcher(subscriber)) }
+        case .flowWatch: return handle(FlowWatch.self, params, bounds) { p throws(RPCError) in try flowWatch(p, try watcher(subscriber)) }
+        case .reportsWatch: return handle(ReportsWatch.self, params, bounds) { _ throws(RPCError) in try reportsWatch(try watcher(subscriber)) }
+        case .relayWatch: return handle(RelayWatch.self, params, bounds) { _ throws(RPCError) in try relayWatch(try watcher(subscriber)) }
+        case .unwatch: return handle(Unwatch.self, params, bounds) { p throws(RPCError) in try unwatch(p, try watcher(subscriber)) }
         }
     }
 

@@ -15,6 +15,7 @@ struct RouterAnswering: LineAnswering {
     /// The connection's logger (who the client is).
     let logger: Logger
     let limits: DaemonConfiguration.Limits
+    let subscriber: Subscriber?
 
     func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer {
         switch frame {
@@ -24,7 +25,7 @@ struct RouterAnswering: LineAnswering {
             router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
             return .now(AnswerLine.failure(error))
         case .line(let line):
-            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining)
+            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining, subscriber: subscriber)
             if line.readableBytes >= Self.offloadLineBytes {
                 // The line is a slice of the decoder's buffer, which goes on filling while the task
                 // runs: a copy of its own lets that buffer be reused instead of copied whole.

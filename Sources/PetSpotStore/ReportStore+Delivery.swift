@@ -60,7 +60,7 @@ extension ReportStore {
         let distinct = ids.filter { seen.insert($0).inserted }
         return try await operation("cannot mark reports delivered") { db in
             try await db.inTransaction { () async throws -> DeliveryMarking in
-                var delivered = 0
+                var delivered: [String] = []
                 var already = 0
                 for id in distinct {
                     guard let row = try await db.row(
@@ -76,9 +76,9 @@ extension ReportStore {
                         INSERT INTO delivery (report_seq, delivered_at) VALUES (?, ?)
                         ON CONFLICT (report_seq) DO UPDATE SET delivered_at = excluded.delivered_at
                         """, [.integer(Int(try row.integer("seq"))), .text(deliveredAt)])
-                    delivered += 1
+                    delivered.append(id)
                 }
-                return DeliveryMarking(delivered: delivered, alreadyDelivered: already)
+                return DeliveryMarking(delivered: delivered.count, alreadyDelivered: already, newlyDelivered: delivered)
             }
         }
     }

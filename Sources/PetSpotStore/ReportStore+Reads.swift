@@ -58,6 +58,22 @@ extension ReportStore {
         }
     }
 
+    /// The reports of any owner with these ids; an id of no report is left out.
+    public func reports(ids: [String]) async throws(ReportStoreError) -> [StoredReport] {
+        try await reading("cannot read reports") { db in
+            var found: [StoredReport] = []
+            // Within SQLite's smallest limit of bound variables per statement.
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = ids[start..<min(start + 500, ids.count)]
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try await db.rows(
+                    "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id IN (\(marks))", chunk.map { .text($0) })
+                found += try rows.map(StoredReport.init(row:))
+            }
+            return found
+        }
+    }
+
     /// The photo bytes of a report the owner can see; nil if the report has no photo or is not theirs.
     public func photo(reportID: String, ownerUID: UInt32) async throws(ReportStoreError) -> StoredPhoto? {
         try await reading("cannot read photo") { db in

@@ -13,6 +13,9 @@ public struct FlowView: Sendable, Equatable {
         case active(Active)
         case completed(reportID: String?)
         case cancelled
+        /// Idle past `limits.flowIdleTimeoutSeconds` and gone: only `flow.changed` says so,
+        /// as the last word to a watcher.
+        case expired
     }
 
     /// What an active flow shows: its step, in its language, and every value it holds.

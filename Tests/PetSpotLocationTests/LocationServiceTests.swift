@@ -32,6 +32,8 @@ final class ScriptedProvider: LocationProvider {
         return answer
     }
 
+    func answerNow(maxAge: Duration) -> ProviderAnswer { answer }
+
     func status() async -> ProviderStatus { ProviderStatus(name: name, state: .ready) }
 }
 

@@ -21,6 +21,9 @@ public enum ProtocolContract {
     /// Every method's entry, from its type.
     public static let methods: [MethodContract] = ProtocolMethods.all.map { $0.contract }
 
+    /// Every notification's entry, from its type.
+    public static let notifications: [NotificationContract] = ProtocolNotifications.all.map { $0.contract }
+
     /// The entry of `method`.
     public static func contract(of method: RPCMethod) -> MethodContract {
         methods.first { $0.method == method }!
@@ -44,9 +47,9 @@ public enum ProtocolContract {
             ],
             "methods": .array(offered.map(\.openRPC)),
             "components": ["schemas": .object(schemas), "errors": .object(errors)],
-            // OpenRPC 1.x has no object for notifications (server → client, no id): each will be
-            // listed here as a method object without result, by the method name it is sent with.
-            "x-notifications": [],
+            // OpenRPC 1.x has no object for notifications (server → client, no id): each is listed
+            // here as a method object without result, by the method name it is sent with.
+            "x-notifications": .array(notifications.filter { relay || !$0.watch.isRelay }.map(\.openRPC)),
         ]
     }
 }

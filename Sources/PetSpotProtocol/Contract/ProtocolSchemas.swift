@@ -7,8 +7,8 @@ public enum ProtocolSchemas {
     static let nullableString = JSONSchema.nullable(.string())
 
     public static let all: KeyValuePairs<String, JSONSchema> = [
-        "Flow": .either([.ref("ActiveFlow"), .ref("CompletedFlow"), .ref("CancelledFlow")],
-                        "A flow: on a step, or ended; an ended flow says only how it ended"),
+        "Flow": .either([.ref("ActiveFlow"), .ref("CompletedFlow"), .ref("CancelledFlow"), .ref("ExpiredFlow")],
+                        "A flow: on a step, or ended; an ended flow says only how it ended (expired: only in flow.changed)"),
         "ActiveFlow": .object([
             "id": .string(),
             "state": .constant("active"),
@@ -20,6 +20,7 @@ public enum ProtocolSchemas {
         "CompletedFlow": .object(["id": .string(), "state": .constant("completed"), "reportId": nullableString],
                                  "A submitted flow and the report it became"),
         "CancelledFlow": .object(["id": .string(), "state": .constant("cancelled")]),
+        "ExpiredFlow": .object(["id": .string(), "state": .constant("expired")], "Idle past limits.flowIdleTimeoutSeconds and gone"),
         "Screen": .object([
             "title": .string(),
             "progress": .nullable(.object(["current": .integer(1...4), "total": .integer(4...4), "label": .string()])),

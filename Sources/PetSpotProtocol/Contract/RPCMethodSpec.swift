@@ -64,5 +64,6 @@ public enum ProtocolMethods {
         LocationCurrent.self, LocationStatus.self,
         ReportsList.self, ReportsGet.self,
         RelayClaim.self, RelayAck.self, RelayStatus.self,
+        LocationWatch.self, FlowWatch.self, ReportsWatch.self, RelayWatch.self, Unwatch.self,
     ]
 }

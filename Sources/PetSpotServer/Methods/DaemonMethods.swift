@@ -34,6 +34,7 @@ extension RequestRouter {
             .init("maxPhotoBytes", limits.maxPhotoBytes),
             .init("maxPhotoBytesInMemory", limits.maxPhotoBytesInMemory),
             .init("maxReportsPage", limits.maxReportsPage),
+            .init("maxSubscriptionsPerConnection", limits.maxSubscriptionsPerConnection),
         ])
     }
 

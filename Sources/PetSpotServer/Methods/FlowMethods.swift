@@ -122,7 +122,12 @@ extension RequestRouter {
                 }
                 return FlowSubmit.Result(flow: view, report: try ReportView(stored))
             case .store(let report):
-                let (stored, _) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
+                let (stored, inserted) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
+                let reportView = try ReportView(stored)
+                if inserted {
+                    services.subscriptions.reportChanged(.filed, reportView, owner: peer.uid)
+                    services.pendingCount.reportsFiled()
+                }
                 // Durable now: only from here on may the flow say it is completed. If another
                 // connection cancelled it (or it expired) meanwhile, the report still stands.
                 let view: FlowView
@@ -135,7 +140,7 @@ extension RequestRouter {
                     guard case .flowNotFound = error else { throw RPCError(error) }
                     view = FlowView(id: id, state: .completed(reportID: stored.id))
                 }
-                return FlowSubmit.Result(flow: view, report: try ReportView(stored))
+                return FlowSubmit.Result(flow: view, report: reportView)
             }
         }
     }

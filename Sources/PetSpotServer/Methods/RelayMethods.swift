@@ -38,6 +38,14 @@ extension RequestRouter {
                 try await services.store.markDelivered(ids: params.reportIds, at: deliveredAt)
             }
             services.relayClaims.release(params.reportIds)
+            if services.subscriptions.watchesReports, !marking.newlyDelivered.isEmpty,
+               let reports = try? await services.store.reports(ids: marking.newlyDelivered)
+            {
+                for report in reports {
+                    guard let view = try? ReportView(report) else { continue }
+                    services.subscriptions.reportChanged(.delivered, view, owner: report.ownerUID)
+                }
+            }
             return RelayAck.Result(delivered: marking.delivered, alreadyDelivered: marking.alreadyDelivered)
         }
     }

@@ -1,0 +1,134 @@
+import PetSpotJSON
+import PetSpotViews
+
+/// `location.changed`: the answer `location.watch` gave has changed (a new position after
+/// rounding, the fix lost or stale, permission or provider state; never a new fix time alone).
+public enum LocationChanged: RPCNotificationSpec {
+    public static let notification = RPCNotification.locationChanged
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let location: LocationView
+
+        public init(subscription: String, location: LocationView) {
+            self.subscription = subscription
+            self.location = location
+        }
+
+        public var json: JSONObject { ["subscription": .string(subscription), "location": location.json] }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            self.init(subscription: try wire.string("subscription"), location: try LocationView(try wire.object("location")))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "Where the box is now, whenever that changes", watch: .locationWatch,
+        params: [SubscriptionID.param, .init("location", .ref("Location"), required: true, "As location.current would answer now")],
+        example: ["subscription": "w1", "location": ["status": "ok", "fix": ["latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
+                                                                            "longitude": .number(JSONNumber(validatedLiteral: "21.01223")),
+                                                                            "source": "gpsd", "time": "2026-11-26T12:00:01Z"],
+                                                     "message": "Position found."]])
+}
+
+/// `flow.changed`: the watched flow after a change from any connection of its owner; an ended
+/// flow (completed, cancelled, expired) is the last one of its watch.
+public enum FlowChanged: RPCNotificationSpec {
+    public static let notification = RPCNotification.flowChanged
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let flow: FlowView
+
+        public init(subscription: String, flow: FlowView) {
+            self.subscription = subscription
+            self.flow = flow
+        }
+
+        /// The flow has ended, and the watch with it.
+        public var isLast: Bool {
+            if case .active = flow.state { return false }
+            return true
+        }
+
+        public var json: JSONObject { ["subscription": .string(subscription), "flow": flow.json] }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            self.init(subscription: try wire.string("subscription"), flow: try FlowView(try wire.object("flow")))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "The watched flow after a change; an ended flow is the last notification of its watch", watch: .flowWatch,
+        params: [SubscriptionID.param, .init("flow", .ref("Flow"), required: true, "As flow.get would answer now")],
+        example: ["subscription": "w1", "flow": ["id": "f-1", "state": "expired"]])
+}
+
+/// `reports.changed`: one of the caller's reports was filed or delivered; `overflow` when the
+/// caller fell so far behind that some were left out (list again).
+public enum ReportsChanged: RPCNotificationSpec {
+    public static let notification = RPCNotification.reportsChanged
+
+    public enum Change: String, Sendable, CaseIterable {
+        case filed, delivered, overflow
+    }
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let change: Change
+        /// The report as `reports.list` gives it; nil with `overflow`.
+        public let report: ReportView?
+
+        public init(subscription: String, change: Change, report: ReportView?) {
+            self.subscription = subscription
+            self.change = change
+            self.report = report
+        }
+
+        public var json: JSONObject {
+            JSONObject(presentMembers: ["subscription": .string(subscription), "change": .string(change.rawValue), "report": report?.json])
+        }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            let change = try wire.choice("change", as: Change.self)
+            self.init(subscription: try wire.string("subscription"), change: change,
+                      report: change == .overflow ? nil : try ReportView(try wire.object("report")))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "One of the caller's reports was filed or delivered; overflow: some were left out, list again", watch: .reportsWatch,
+        params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
+                 .init("report", .ref("Report"), "As reports.list gives it; absent with overflow")],
+        example: ["subscription": "w1", "change": "filed", "report": ProtocolContract.exampleReport])
+}
+
+/// `relay.pending`: reports became claimable; how many are undelivered now.
+public enum RelayPending: RPCNotificationSpec {
+    public static let notification = RPCNotification.relayPending
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let pending: Int
+
+        public init(subscription: String, pending: Int) {
+            self.subscription = subscription
+            self.pending = pending
+        }
+
+        public var json: JSONObject { ["subscription": .string(subscription), "pending": .int(pending)] }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            self.init(subscription: try wire.string("subscription"), pending: try wire.int("pending"))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "Reports became claimable; undelivered reports now, claimed or not (relay group only)", watch: .relayWatch,
+        params: [SubscriptionID.param, .init("pending", .integer(0...Int.max), required: true, "Undelivered reports")],
+        example: ["subscription": "w1", "pending": 1])
+}

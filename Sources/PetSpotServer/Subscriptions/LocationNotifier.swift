@@ -1,0 +1,80 @@
+import NIOConcurrencyHelpers
+import PetSpotFlow
+import PetSpotLocation
+import PetSpotProtocol
+import PetSpotSystem
+import PetSpotViews
+import ServiceLifecycle
+
+/// Keeps location watches told: looks at the location again whenever a provider says its
+/// answer may have changed, and, while anyone watches, a few times per `location.maxAgeMs` so
+/// that a fix going stale is seen. Each look asks the providers without waiting
+/// (`LocationService.now`) once per caller, and the hub sends only what changed.
+final class LocationNotifier: Service, Sendable {
+    private let services: DaemonServices
+    private let looks: AsyncStream<Void>
+    private let lookAgain: AsyncStream<Void>.Continuation
+    /// Providers already hooked: a reload that keeps a provider must not hook it twice.
+    private let hooked = NIOLockedValueBox<[ObjectIdentifier]>([])
+
+    init(services: DaemonServices) {
+        self.services = services
+        // One look waiting is enough: it sees every change before it.
+        (looks, lookAgain) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        follow(services.location)
+    }
+
+    /// Hooks the providers of `location` (at start, and the service a reload puts in force).
+    func follow(_ location: LocationService) {
+        for provider in location.providers {
+            let id = ObjectIdentifier(provider)
+            let new = hooked.withLockedValue { hooked in
+                guard !hooked.contains(id) else { return false }
+                hooked.append(id)
+                return true
+            }
+            if new { provider.onChange { [lookAgain] in lookAgain.yield() } }
+        }
+        lookAgain.yield()
+    }
+
+    /// Looks now, off the caller's path.
+    func poke() {
+        lookAgain.yield()
+    }
+
+    func run() async {
+        let clock = services.clock
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { [services, lookAgain] in
+                    while !Task.isCancelled {
+                        let every = max(services.location.defaultMaxAge / 4, .milliseconds(50))
+                        do { try await clock.sleep(for: every) } catch { return }
+                        if services.subscriptions.isWatched(.location) { lookAgain.yield() }
+                    }
+                }
+                for await _ in looks { look() }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: { [lookAgain] in
+            lookAgain.finish()
+        }
+    }
+
+    /// One look for every location watch.
+    private func look() {
+        let watches = services.subscriptions.locationWatches()
+        guard !watches.isEmpty else { return }
+        let location = services.location
+        var outcomes: [LocationClient: LocationOutcome] = [:]
+        var views: [SubscriptionHub.WatchKey: LocationView] = [:]
+        for (key, watch) in watches {
+            let client = LocationClient(uid: watch.subscriber.peer.uid, gid: watch.subscriber.peer.gid)
+            let outcome = outcomes[client] ?? location.now(for: client)
+            outcomes[client] = outcome
+            views[key] = outcome.view(locale: watch.locale)
+        }
+        services.subscriptions.sendLocations(views)
+    }
+}

@@ -1,0 +1,170 @@
+import NIOConcurrencyHelpers
+import PetSpotProtocol
+import PetSpotViews
+
+/// Every watch of every connection, by what it follows: a change publishes here and reaches
+/// the watches of its topic. One lock guards the index; notifications are written and queued
+/// on their connections outside it. A connection's own `Subscriber` holds its side (its ids,
+/// its queue); the two never lock one inside the other.
+final class SubscriptionHub: Sendable {
+    /// One watch: its connection and its id there.
+    struct WatchKey: Hashable, Sendable {
+        let connection: ObjectIdentifier
+        let id: String
+    }
+
+    struct Watch: Sendable {
+        let subscriber: Subscriber
+        let id: String
+        /// `location.watch`: the language of its messages and what it was last told.
+        var locale: FlowLocale = .en
+        var lastLocation: LocationView?
+    }
+
+    private struct Index {
+        var topics: [WatchTopic: [WatchKey: Watch]] = [:]
+        var reportWatches = 0
+    }
+
+    private let index = NIOLockedValueBox(Index())
+    /// `limits.maxPendingOutputBytes` now: what a connection's waiting reports may take.
+    private let queueLimit: NIOLockedValueBox<Int>
+
+    init(maxQueuedBytes: Int) {
+        self.queueLimit = NIOLockedValueBox(maxQueuedBytes)
+    }
+
+    /// A reload changed `limits.maxPendingOutputBytes`.
+    func update(maxQueuedBytes: Int) {
+        queueLimit.withLockedValue { $0 = maxQueuedBytes }
+    }
+
+    private func maxQueuedBytes() -> Int { queueLimit.withLockedValue { $0 } }
+
+    // MARK: watches
+
+    /// A new watch of `topic` for `subscriber`'s connection; nil when it has `max` already.
+    func watch(_ topic: WatchTopic, by subscriber: Subscriber, max: Int, locale: FlowLocale = .en) -> String? {
+        guard let id = subscriber.add(topic, max: max) else { return nil }
+        index.withLockedValue { index in
+            index.topics[topic, default: [:]][WatchKey(connection: ObjectIdentifier(subscriber), id: id)] = Watch(subscriber: subscriber, id: id, locale: locale)
+            if case .reports = topic { index.reportWatches += 1 }
+        }
+        return id
+    }
+
+    /// Ends one watch of `subscriber`'s connection; false when it has no such watch.
+    func unwatch(_ id: String, by subscriber: Subscriber) -> Bool {
+        guard let topic = subscriber.remove(id) else { return false }
+        forget([(topic, WatchKey(connection: ObjectIdentifier(subscriber), id: id))])
+        return true
+    }
+
+    /// The connection closed: all its watches end.
+    func connectionClosed(_ subscriber: Subscriber) {
+        let connection = ObjectIdentifier(subscriber)
+        forget(subscriber.close().map { ($0.value, WatchKey(connection: connection, id: $0.key)) })
+    }
+
+    private func forget(_ watches: [(WatchTopic, WatchKey)]) {
+        guard !watches.isEmpty else { return }
+        index.withLockedValue { index in
+            for (topic, key) in watches {
+                guard index.topics[topic]?.removeValue(forKey: key) != nil else { continue }
+                if index.topics[topic]?.isEmpty == true { index.topics[topic] = nil }
+                if case .reports = topic { index.reportWatches -= 1 }
+            }
+        }
+    }
+
+    /// Whether anything watches `topic`: a publisher asks before it does work for nobody.
+    func isWatched(_ topic: WatchTopic) -> Bool {
+        index.withLockedValue { $0.topics[topic] != nil }
+    }
+
+    /// Whether anyone watches reports at all.
+    var watchesReports: Bool { index.withLockedValue { $0.reportWatches > 0 } }
+
+    /// Watches in total, of all connections.
+    var count: Int { index.withLockedValue { $0.topics.values.reduce(0) { $0 + $1.count } } }
+
+    // MARK: publishing
+
+    /// Sends `N` with the params `make` gives for each watch id to every watch of `topic`.
+    /// `last`: the topic ends with it (a flow that ended), and so do its watches.
+    func publish<N: RPCNotificationSpec>(_ notification: N.Type, to topic: WatchTopic, last: Bool = false,
+                                         overflow: ((String) -> N.Params)? = nil, _ make: (String) -> N.Params)
+    {
+        let watches = index.withLockedValue { index -> [Watch] in
+            guard let watches = index.topics[topic] else { return [] }
+            if last { index.topics[topic] = nil }
+            return Array(watches.values)
+        }
+        guard !watches.isEmpty else { return }
+        let limit = maxQueuedBytes()
+        for watch in watches {
+            watch.subscriber.post(watch.id, N.line(make(watch.id)), last: last, maxQueuedBytes: limit) {
+                N.line(overflow?(watch.id) ?? make(watch.id))
+            }
+        }
+    }
+
+    /// The flow after a change: its watches are told; an ended flow ends them.
+    func flowChanged(_ flow: FlowView) {
+        let ended: Bool = if case .active = flow.state { false } else { true }
+        publish(FlowChanged.self, to: .flow(flow.id), last: ended) { FlowChanged.Params(subscription: $0, flow: flow) }
+    }
+
+    /// One of `owner`'s reports was filed or delivered.
+    func reportChanged(_ change: ReportsChanged.Change, _ report: ReportView, owner: UInt32) {
+        publish(ReportsChanged.self, to: .reports(owner),
+                overflow: { ReportsChanged.Params(subscription: $0, change: .overflow, report: nil) }) {
+            ReportsChanged.Params(subscription: $0, change: change, report: report)
+        }
+    }
+
+    /// The location watches, to be looked at again.
+    func locationWatches() -> [(key: WatchKey, watch: Watch)] {
+        index.withLockedValue { index in (index.topics[.location] ?? [:]).map { ($0.key, $0.value) } }
+    }
+
+    /// Sends each location watch its new view if it differs from the last one it was told
+    /// (a new fix time alone is no difference).
+    func sendLocations(_ views: [WatchKey: LocationView]) {
+        let changed = index.withLockedValue { index -> [(Watch, LocationView)] in
+            var changed: [(Watch, LocationView)] = []
+            for (key, view) in views {
+                guard let watch = index.topics[.location]?[key] else { continue }
+                if let last = watch.lastLocation, last.sameApartFromTime(view) { continue }
+                index.topics[.location]?[key]?.lastLocation = view
+                if watch.lastLocation != nil { changed.append((watch, view)) }
+            }
+            return changed
+        }
+        let limit = maxQueuedBytes()
+        for (watch, view) in changed {
+            watch.subscriber.post(watch.id, LocationChanged.line(.init(subscription: watch.id, location: view)), maxQueuedBytes: limit) { [] }
+        }
+    }
+
+    /// Records what a new location watch was told in its answer, unless a look since told it more.
+    func setFirstLocation(_ view: LocationView, for id: String, of subscriber: Subscriber) {
+        index.withLockedValue { index in
+            let key = WatchKey(connection: ObjectIdentifier(subscriber), id: id)
+            if index.topics[.location]?[key]?.lastLocation == nil { index.topics[.location]?[key]?.lastLocation = view }
+        }
+    }
+}
+
+extension LocationView {
+    /// The same status, message, settings and position (after rounding) from the same
+    /// provider: a new fix time or accuracy alone is no news to a watch.
+    func sameApartFromTime(_ other: LocationView) -> Bool {
+        guard status == other.status, message == other.message, settings == other.settings else { return false }
+        switch (fix, other.fix) {
+        case (nil, nil): return true
+        case let (mine?, theirs?): return mine.latitude == theirs.latitude && mine.longitude == theirs.longitude && mine.source == theirs.source
+        default: return false
+        }
+    }
+}
