@@ -26,6 +26,8 @@ public final class PetSpotConnection: DaemonCalling {
     public let maxLineBytes: Int
     /// The end of the call under way (nil between calls).
     private var deadline: ContinuousClock.Instant?
+    /// Notifications of this connection's watches that came while a call waited for its answer.
+    private var notifications: [DaemonNotification] = []
 
     /// The default line limit: a report with the daemon's largest default photo (10 MiB, as
     /// base64) and its JSON fits many times over.
@@ -99,15 +101,19 @@ public final class PetSpotConnection: DaemonCalling {
         }
     }
 
-    /// Waits until the socket is ready for `events`, or throws once `end` has passed.
-    private func wait(for events: Int16, until end: ContinuousClock.Instant) throws(ClientError) {
+    /// Waits until the socket is ready for `events`, or throws once `end` has passed (never
+    /// without an end: a watch waits as long as it takes).
+    private func wait(for events: Int16, until end: ContinuousClock.Instant?) throws(ClientError) {
         guard fd >= 0 else { throw ClientError("not connected to petspotd") }
         while true {
-            let left = ContinuousClock.now.duration(to: end)
-            guard left > .zero else {
-                throw ClientError("petspotd did not answer within \(Self.seconds(timeout)) (the client's timeout)")
+            var milliseconds: Int64 = -1
+            if let end {
+                let left = ContinuousClock.now.duration(to: end)
+                guard left > .zero else {
+                    throw ClientError("petspotd did not answer within \(Self.seconds(timeout)) (the client's timeout)")
+                }
+                milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
             }
-            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
             var entry = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
             if ready > 0 { return }
@@ -136,7 +142,10 @@ public final class PetSpotConnection: DaemonCalling {
 
     /// The next line the daemon sent, without its newline; nil at the end of the stream.
     public func readLine() throws(ClientError) -> [UInt8]? {
-        let end = deadline ?? .now + timeout
+        try readLine(until: deadline ?? .now + timeout)
+    }
+
+    private func readLine(until end: ContinuousClock.Instant?) throws(ClientError) -> [UInt8]? {
         var searched = 0
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -168,7 +177,11 @@ public final class PetSpotConnection: DaemonCalling {
 
     /// The next answer, parsed.
     public func readValue() throws(ClientError) -> JSONValue? {
-        guard let line = try readLine() else { return nil }
+        try readValue(until: deadline ?? .now + timeout)
+    }
+
+    private func readValue(until end: ContinuousClock.Instant?) throws(ClientError) -> JSONValue? {
+        guard let line = try readLine(until: end) else { return nil }
         do {
             return try JSONParser.parse(line)
         } catch {
@@ -183,7 +196,17 @@ public final class PetSpotConnection: DaemonCalling {
         deadline = .now + timeout
         defer { deadline = nil }
         try send(Array((JSONWriter.string(RPCRequest(id: .int(id), method: method, params: params).json) + "\n").utf8))
-        guard let value = try readValue() else { throw ClientError("petspotd closed the connection") }
+        var answer: JSONValue?
+        // A watch's notifications may come before the answer: they are kept for `nextNotification`.
+        while let value = try readValue() {
+            if let notification = DaemonNotification(value) {
+                notifications.append(notification)
+                continue
+            }
+            answer = value
+            break
+        }
+        guard let value = answer else { throw ClientError("petspotd closed the connection") }
         guard let response = RPCResponse(json: value) else {
             throw ClientError("petspotd sent an answer that is not JSON-RPC: \(JSONWriter.string(value))")
         }
@@ -191,6 +214,27 @@ public final class PetSpotConnection: DaemonCalling {
             throw ClientError("petspotd answered request \(JSONWriter.string(response.id)) when \(id) was expected")
         }
         return response.outcome
+    }
+
+    /// The next notification of this connection's watches, waiting for it as long as it takes,
+    /// or at most `timeout`; nil when that passed first. A watch has no whole-call deadline.
+    public func nextNotification(timeout: Duration? = nil) throws(ClientError) -> DaemonNotification? {
+        if !notifications.isEmpty { return notifications.removeFirst() }
+        let end = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            let value: JSONValue?
+            do throws(ClientError) {
+                value = try readValue(until: end)
+            } catch {
+                if let end, ContinuousClock.now >= end { return nil }
+                throw error
+            }
+            guard let value else { throw ClientError("petspotd closed the connection") }
+            guard let notification = DaemonNotification(value) else {
+                throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
+            }
+            return notification
+        }
     }
 
     private static func lastError() -> String {

@@ -17,8 +17,9 @@ public struct RelayConfiguration: Sendable, Equatable {
     public var box: String?
     /// Reports claimed, written and acknowledged at a time.
     public var batchSize = 100
-    /// After an empty claim, the wait before asking again.
-    public var pollInterval: Duration = .seconds(1)
+    /// After an empty claim, the longest wait before asking again: reports filed meanwhile
+    /// wake the relay at once (relay.watch), so this is a safety net, not the pace.
+    public var pollInterval: Duration = .seconds(30)
     /// The longest wait between attempts while the daemon or PostgreSQL is away.
     public var retryMaxDelay: Duration = .seconds(30)
     /// Where the running relay keeps its state for `--status`.

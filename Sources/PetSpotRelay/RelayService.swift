@@ -32,6 +32,7 @@ public final class RelayService: Service, Sendable {
     private let database: CentralDatabase
     private let logger: Logger
     private let recorder: StateRecorder
+    private let filed: PendingWatch
 
     public init(settings: Settings, daemon: DaemonLink, database: CentralDatabase, logger: Logger,
                 wallClock: @escaping @Sendable () -> Date = { Date() }) {
@@ -39,6 +40,7 @@ public final class RelayService: Service, Sendable {
         self.daemon = daemon
         self.database = database
         self.logger = logger
+        filed = PendingWatch(socketPath: daemon.socketPath, logger: logger)
         recorder = StateRecorder(box: settings.box, file: settings.stateFile.map(StateFile.init(path:)), logger: logger, wallClock: wallClock)
     }
 
@@ -48,6 +50,7 @@ public final class RelayService: Service, Sendable {
             "batchSize": "\(settings.batchSize)",
         ])
         await recorder.flush()
+        filed.start(retry: min(settings.pollInterval, settings.retryMaxDelay))
         var daemonBackoff = RetryBackoff(maximum: settings.retryMaxDelay)
         var postgresBackoff = RetryBackoff(maximum: settings.retryMaxDelay)
         // Connect (and migrate) before the first claim, so that a relay that cannot reach its
@@ -84,7 +87,8 @@ public final class RelayService: Service, Sendable {
             let due = batch.reports.filter { withheld.isDue($0.id) }
             guard !due.isEmpty else {
                 await recorder.settle()
-                await pause(settings.pollInterval)
+                // Until reports are filed (relay.pending), or the poll's safety net.
+                await cancelWhenGracefulShutdown { [filed, settings] in await filed.waitForFiled(atMost: settings.pollInterval) }
                 continue
             }
 
@@ -122,6 +126,7 @@ public final class RelayService: Service, Sendable {
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
         await recorder.flush()
+        await filed.stop()
         await database.close()
         await daemon.shutdown()
         logger.notice("relay stopped")

@@ -20,3 +20,18 @@ extension DaemonCalling {
         callOrExit(method, NoParams())
     }
 }
+
+extension PetSpotConnection {
+    /// Waits for the watch's next `N`, as long as it takes; any other notification is skipped.
+    /// A lost connection ends the command with exit code 69.
+    func nextOrExit<N: RPCNotificationSpec>(_ notification: N.Type) -> N.Params {
+        do {
+            while true {
+                guard let next = try nextNotification() else { continue }
+                if let params = try next.reading(notification) { return params }
+            }
+        } catch {
+            fail("petspot: \(error.description)", code: ExitStatus.unavailable)
+        }
+    }
+}

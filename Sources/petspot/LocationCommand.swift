@@ -18,9 +18,9 @@ struct LocationCommand: ParsableCommand {
             and prints it with map links, then whether you may use the location and each \
             provider's state. Exits 1 when there is no fix.
 
-            With --watch it asks again every --interval-ms and prints one line each time the \
-            position or the outcome changes, until Ctrl-C (which exits 0). With --json every \
-            line is the daemon's location object.
+            With --watch it prints the position now, then one line each time petspotd says the \
+            position or the outcome changed (location.watch: nothing is asked again), until \
+            Ctrl-C (which exits 0). With --json every line is the daemon's location object.
 
             Examples:
               $ petspot location
@@ -30,7 +30,7 @@ struct LocationCommand: ParsableCommand {
               location: enabled, permission allowed
                 gpsd: connected, 127.0.0.1:2947, last fix 310 ms ago
 
-              $ petspot location --watch --interval-ms 500
+              $ petspot location --watch
               2026-11-21T13:07:27Z  52.22968, 21.01223 from gpsd
               2026-11-21T13:07:31Z  52.22971, 21.01230 from gpsd
               2026-11-21T13:07:40Z  timeout: No position came in time.
@@ -41,26 +41,20 @@ struct LocationCommand: ParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "Wait at most this long for a fix (up to the daemon's location.timeoutMs).")
     var timeoutMs: Int?
 
-    @Flag(help: "Keep asking, and print a line each time the position or the outcome changes.")
+    @Flag(help: "Follow the position: a line each time it or the outcome changes.")
     var watch = false
-
-    @Option(name: .customLong("interval-ms"), help: "With --watch: how often to ask.")
-    var intervalMs: Int = 1000
 
     @Flag(help: "Print the daemon's location objects as JSON, one per line.")
     var json = false
 
     func validate() throws {
-        guard intervalMs >= 10 else { throw ValidationError("--interval-ms must be at least 10.") }
         if let timeoutMs, timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1.") }
     }
 
     func run() throws {
         let conn = connection.connect()
         let params = LocationCurrent.Params(timeoutMs: timeoutMs)
-        if watch {
-            try follow(conn, params)
-        }
+        if watch { follow(conn) }
         let location = conn.callOrExit(LocationCurrent.self, params).location
         if json {
             print(JSONWriter.terminalString(location.json))
@@ -84,35 +78,14 @@ struct LocationCommand: ParsableCommand {
         StatusCommand.printLocation(status)
     }
 
-    /// Polls until a signal ends the program; prints only changes, flushing each line at once
-    /// so that a pipe sees it.
-    private func follow(_ conn: DaemonCalling, _ params: LocationCurrent.Params) throws -> Never {
+    /// Prints the position now and each change petspotd sends until a signal ends the
+    /// program, flushing each line at once so that a pipe sees it.
+    private func follow(_ conn: PetSpotConnection) -> Never {
         SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
-        var last: ChangeKey?
+        var location = conn.callOrExit(LocationWatch.self, LocaleParams()).location
         while true {
-            let location = conn.callOrExit(LocationCurrent.self, params).location
-            let key = ChangeKey(location)
-            if key != last {
-                last = key
-                let line = json ? JSONWriter.string(location.json) : Self.watchLine(location)
-                writeToStandardOutput(line + "\n")
-            }
-            usleep(useconds_t(intervalMs) * 1000)
-        }
-    }
-
-    /// What counts as a change: the outcome and the position, not the fix's time stamp.
-    struct ChangeKey: Equatable {
-        let status: LocationView.Status
-        let latitude: JSONNumber?
-        let longitude: JSONNumber?
-        let source: String?
-
-        init(_ location: LocationView) {
-            status = location.status
-            latitude = location.fix?.latitude
-            longitude = location.fix?.longitude
-            source = location.fix?.source
+            writeToStandardOutput((json ? JSONWriter.string(location.json) : Self.watchLine(location)) + "\n")
+            location = conn.nextOrExit(LocationChanged.self).location
         }
     }
 

@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
+import PetSpotProtocol
 
 /// `petspot reports list`: a table to find a report by, or JSON lines for a script.
 struct ReportsListCommand: ParsableCommand {
@@ -17,6 +21,10 @@ struct ReportsListCommand: ParsableCommand {
               ID                                    SUBMITTED             SPECIES  RACE    CHIP               CONTACT       DELIVERY
               3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog      Beagle  61609-12345-67890  +48123456789  pending
               $ petspot reports list --json | jq -r .id
+              $ petspot reports --watch
+              … the table, then a line per report filed or delivered, until Ctrl-C:
+              filed      3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890
+              delivered  3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890
             """)
 
     @OptionGroup var connection: SocketOption
@@ -30,12 +38,22 @@ struct ReportsListCommand: ParsableCommand {
     @Flag(help: "Print JSON, one report per line.")
     var json = false
 
+    @Flag(help: "Then follow: a line per report filed or delivered (reports.watch), until Ctrl-C.")
+    var watch = false
+
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() throws {
         let conn = connection.connect()
+        // Watching before listing: a report filed in between is told, not lost.
+        if watch { _ = conn.callOrExit(ReportsWatch.self) }
+        list(conn)
+        if watch { follow(conn) }
+    }
+
+    private func list(_ conn: PetSpotConnection) {
         let pager = ReportPager(conn)
         var reports: [ReportRecord] = []
         let more = pager.forEach(limit: all ? nil : limit) { page in
@@ -47,7 +65,7 @@ struct ReportsListCommand: ParsableCommand {
         }
         if json { return }
         if reports.isEmpty {
-            print("No reports yet. File one with: petspot report")
+            print(watch ? "No reports yet." : "No reports yet. File one with: petspot report")
             return
         }
         let species = SpeciesNames(conn)
@@ -61,5 +79,27 @@ struct ReportsListCommand: ParsableCommand {
         }
         for line in table.lines { print(line) }
         if more { print("… more reports: petspot reports list --all, or petspot reports export") }
+    }
+
+    /// A line per change until a signal ends the program; one that fell behind lists again.
+    private func follow(_ conn: PetSpotConnection) -> Never {
+        SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
+        let species = SpeciesNames(conn)
+        while true {
+            let changed = conn.nextOrExit(ReportsChanged.self)
+            guard let report = changed.report else {
+                writeToStandardOutput("some changes were missed; the list as it is now:\n")
+                list(conn)
+                continue
+            }
+            if json {
+                writeToStandardOutput(JSONWriter.string(["change": .string(changed.change.rawValue), "report": report.json]) + "\n")
+                continue
+            }
+            let record = ReportRecord(report)
+            let line = [changed.change.rawValue + String(repeating: " ", count: max(0, 9 - changed.change.rawValue.count)), record.id, record.submittedAt,
+                        species.name(record.text("species")) ?? "-", record.chip ?? "-"].joined(separator: "  ")
+            writeToStandardOutput(VisibleText.line(line) + "\n")
+        }
     }
 }

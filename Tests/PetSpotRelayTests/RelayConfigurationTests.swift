@@ -20,7 +20,7 @@ struct RelayConfigurationTests {
     func defaults() {
         let c = RelayConfiguration(socketPath: "/s")
         #expect(c.batchSize == 100)
-        #expect(c.pollInterval == .seconds(1))
+        #expect(c.pollInterval == .seconds(30))
         #expect(c.retryMaxDelay == .seconds(30))
         #expect(c.stateFile == "/var/lib/petspot-relay/state.json")
         #expect(c.postgres == nil)
