@@ -25,15 +25,15 @@ struct ClientCommandsTests {
         #expect(refused.stdout.hasPrefix("permissionDenied: "))
     }
 
-    @Test("location --watch prints a line per change, not per request, until Ctrl-C")
+    @Test("location --watch prints the position, then a line per change petspotd pushes, until Ctrl-C")
     func watch() throws {
-        // Each request moves the simulated position one point on: A, A, B, A, A, B, …
+        // Each request moves the simulated position one point on: A, B, A, B, …
         let a: JSONValue = [.number(JSONNumber(validatedLiteral: "52.1")), .number(JSONNumber(validatedLiteral: "21.1"))]
         let b: JSONValue = [.number(JSONNumber(validatedLiteral: "52.2")), .number(JSONNumber(validatedLiteral: "21.2"))]
         let daemon = try DaemonProcess(settings: ["location": ["providers": ["simulated"], "simulated": ["mode": "fix", "position": a, "track": [a, b]]]]).start()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.petspot)
-        process.arguments = ["location", "--watch", "--interval-ms", "20", "--socket", daemon.socketPath]
+        process.arguments = ["location", "--watch", "--socket", daemon.socketPath]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -44,7 +44,12 @@ struct ClientCommandsTests {
         }
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        try waitUntil("six lines from --watch") { collected.withLockedValue { $0.split(separator: "\n").count >= 6 } }
+        // Another client moves the box; --watch asks nothing itself.
+        let mover = try daemon.connect()
+        try waitUntil("six lines from --watch") {
+            _ = try mover.result("location.current")
+            return collected.withLockedValue { $0.split(separator: "\n").count >= 6 }
+        }
         kill(process.processIdentifier, SIGINT)
         try waitUntil("petspot to stop") { !process.isRunning }
         output.fileHandleForReading.readabilityHandler = nil

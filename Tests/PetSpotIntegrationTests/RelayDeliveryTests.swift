@@ -39,6 +39,21 @@ struct RelayDeliveryTests {
         #expect(try postgres.psql("SELECT count(*) - count(DISTINCT id) FROM reports") == "0")
     }
 
+    @Test("with an hour between polls, a filed report still leaves at once: the relay wakes on relay.pending")
+    func wakesOnFiledReports() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay().start()
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1",
+                                     settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1]).start()
+        // After each delivery the relay's next claim finds nothing, and it sleeps for an hour
+        // unless relay.pending wakes it: rounds 2 and 3 arrive only through the watch.
+        for round in 1...3 {
+            let id = try Self.file(1, on: daemon)[0]
+            try waitUntil("report \(round) in PostgreSQL\n\(relay.log)", seconds: 30) { try postgres.storedReports()[id]?.count == 1 }
+        }
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "kiosk-1", relay: relay)
+    }
+
     @Test("a whole report filed through the socket appears in PostgreSQL with its photo intact")
     func wholeReport() throws {
         let postgres = try PostgresServer()

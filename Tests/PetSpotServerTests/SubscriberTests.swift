@@ -1,0 +1,90 @@
+import NIOConcurrencyHelpers
+import PetSpotJSON
+import PetSpotProtocol
+@testable import PetSpotServer
+import PetSpotViews
+import Testing
+
+/// A connection's waiting notifications: what a client that stops reading can make the daemon
+/// hold for it, by the daemon's own count (`queuedBytes`).
+@Suite("Notifications waiting for a connection")
+struct SubscriberTests {
+    let wakes = NIOLockedValueBox(0)
+    var subscriber: Subscriber {
+        let wakes = self.wakes
+        return Subscriber(peer: Peer(pid: 1, uid: 1000, gid: 1000)) { wakes.withLockedValue { $0 += 1 } }
+    }
+
+    static func location(_ latitude: Int, subscription: String) -> [UInt8] {
+        LocationChanged.line(.init(subscription: subscription, location: LocationView(
+            status: .ok, fix: .init(latitude: JSONNumber(validatedLiteral: "52.\(10_000 + latitude)"), longitude: JSONNumber(validatedLiteral: "21.00000"),
+                                    source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: nil),
+            message: "Position found.")))
+    }
+
+    static func filed(_ n: Int, subscription: String) -> [UInt8] {
+        ReportsChanged.line(.init(subscription: subscription, change: .filed, report: ReportView(
+            id: "r-\(n)", flowID: "f-\(n)", submittedAt: "2026-11-26T12:00:00Z", values: [:], delivery: .pending)))
+    }
+
+    static func overflow(_ subscription: String) -> [UInt8] {
+        ReportsChanged.line(.init(subscription: subscription, change: .overflow, report: nil))
+    }
+
+    @Test("a location watch whose client does not read holds one notification, the latest, however many fixes come")
+    func locationCoalesces() throws {
+        let subscriber = self.subscriber
+        let id = try #require(subscriber.add(.location, max: 16))
+        for n in 0..<10_000 {
+            subscriber.post(id, Self.location(n, subscription: id), maxQueuedBytes: 65_536) { [] }
+        }
+        let last = Self.location(9_999, subscription: id)
+        #expect(subscriber.queuedBytes == last.count)
+        // The connection was woken once; the rest waited for it to take what was there.
+        #expect(wakes.withLockedValue { $0 } == 1)
+        let taken = subscriber.takeQueued()
+        #expect(taken.map(\.line) == [last])
+        #expect(subscriber.queuedBytes == 0)
+    }
+
+    @Test("waiting reports stay within maxQueuedBytes: past it the watch's reports become one overflow")
+    func reportsOverflow() throws {
+        let subscriber = self.subscriber
+        let reports = try #require(subscriber.add(.reports(1000), max: 16))
+        let location = try #require(subscriber.add(.location, max: 16))
+        subscriber.post(location, Self.location(1, subscription: location), maxQueuedBytes: 4_096) { [] }
+        let one = Self.filed(0, subscription: reports).count
+        let fitting = (4_096 - Self.location(1, subscription: location).count) / one
+        for n in 0..<fitting {
+            subscriber.post(reports, Self.filed(n, subscription: reports), maxQueuedBytes: 4_096) { Self.overflow(reports) }
+        }
+        #expect(subscriber.queuedBytes <= 4_096)
+        #expect(subscriber.takeQueued().count == fitting + 1)
+
+        for n in 0..<1_000 {
+            subscriber.post(reports, Self.filed(n, subscription: reports), maxQueuedBytes: 4_096) { Self.overflow(reports) }
+        }
+        #expect(subscriber.queuedBytes <= 4_096)
+        // One overflow in place of them all: the client lists again, so none of them is news.
+        #expect(subscriber.takeQueued().map(\.line) == [Self.overflow(reports)])
+    }
+
+    @Test("an ended watch drops what it had waiting and takes nothing more; a closed connection holds nothing")
+    func endAndClose() throws {
+        let subscriber = self.subscriber
+        let id = try #require(subscriber.add(.reports(1000), max: 1))
+        #expect(subscriber.add(.location, max: 1) == nil)
+        subscriber.post(id, Self.filed(1, subscription: id), maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.remove(id) == .reports(1000))
+        #expect(subscriber.queuedBytes == 0)
+        subscriber.post(id, Self.filed(2, subscription: id), maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.takeQueued().isEmpty)
+
+        let flow = try #require(subscriber.add(.flow("f-1"), max: 1))
+        subscriber.post(flow, Self.filed(3, subscription: flow), last: true, maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.watchCount == 0, "the last notification of a flow ends its watch")
+        #expect(subscriber.takeQueued().count == 1)
+        _ = subscriber.close()
+        #expect(subscriber.add(.location, max: 16) == nil)
+    }
+}
