@@ -72,7 +72,7 @@ struct ClientCommandsTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("METHOD") == true)
-        #expect(lines.count == 1 + 16, "\(result.stdout)")
+        #expect(lines.count == 1 + 20, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("flow.update ") && $0.contains(" flowId values ") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("reports.list ") && $0.contains(" [limit] [cursor] ") }, "\(result.stdout)")
         #expect(!result.stdout.contains("relay."), "not in the relay group: no relay methods")

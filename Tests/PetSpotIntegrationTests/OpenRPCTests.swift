@@ -79,6 +79,11 @@ struct OpenRPCTests {
         let other = try r.call("flow.start", ["locale": "pl"])[path: "flow", "id"]!
         try r.call("flow.cancel", ["flowId": other])
         try r.call("relay.status")
+        let watch = try r.call("reports.watch")["subscription"]!
+        try r.call("relay.watch")
+        try r.call("location.watch")
+        try r.call("flow.watch", ["flowId": try r.call("flow.start")[path: "flow", "id"]!])
+        try r.call("unwatch", ["subscription": watch])
         try r.call("relay.claim", ["limit": 10])
         try r.call("relay.ack", ["reportIds": [reportID]])
         try r.call("reports.get", ["reportId": reportID])
@@ -126,13 +131,15 @@ struct OpenRPCTests {
         #expect(checked.status == 1 && checked.output.contains("flow.get"), "\(checked.output)")
     }
 
-    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 2")
+    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 3")
     func relayMethodsOnlyForTheRelay() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names == RPCMethod.allCases.filter { !$0.isRelay }.map(\.rawValue))
-        #expect(try conn.result("daemon.info")["protocolVersion"] == 2)
+        #expect(try conn.result("daemon.info")["protocolVersion"] == 3)
+        let notifications = try conn.result("rpc.discover")["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(notifications == ["location.changed", "flow.changed", "reports.changed"])
         let error = try conn.failure("rpc.discover", ["verbose": true])
         #expect(error.kind == .invalidParams)
     }

@@ -54,7 +54,7 @@ struct FlowViewRoundTripTests {
     @Test("a view of the wrong shape is refused, naming the member", arguments: [
         (#"[]"#, "flow must be an object, not an array"),
         (#"{"state":"cancelled"}"#, "flow.id is missing"),
-        (#"{"id":"f","state":"paused"}"#, #"flow.state must be "active", "completed" or "cancelled", not "paused""#),
+        (#"{"id":"f","state":"paused"}"#, #"flow.state must be "active", "completed", "cancelled" or "expired", not "paused""#),
         (#"{"id":"f","state":"completed"}"#, "flow.reportId is missing"),
         (#"{"id":"f","state":"active","step":"chip","locale":"en","values":{}}"#, "flow.screen is missing"),
         (#"{"id":"f","state":"active","step":"chip","locale":"en","screen":{"title":"t","progress":{"current":1,"total":4,"label":1},"heading":"","text":"","fields":[],"actions":[],"toast":null,"alert":null},"values":{}}"#,

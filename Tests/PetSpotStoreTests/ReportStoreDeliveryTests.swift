@@ -11,7 +11,7 @@ struct ReportStoreDeliveryTests {
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .pending)
 
             let marking = try await store.markDelivered(ids: ["report-1"], at: "2026-11-23T10:00:00Z")
-            #expect(marking == DeliveryMarking(delivered: 1, alreadyDelivered: 0))
+            #expect(marking == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .delivered(at: "2026-11-23T10:00:00Z"))
             #expect(try await store.list(ownerUID: 1000, limit: 5, cursor: nil).reports.map(\.delivery)
                 == [.delivered(at: "2026-11-23T10:00:00Z")])
@@ -36,9 +36,9 @@ struct ReportStoreDeliveryTests {
         try await withTemporaryStore { store in
             for number in 1...3 { _ = try await store.submit(sampleReport(number)) }
             #expect(try await store.markDelivered(ids: ["report-1"], at: "2026-11-23T10:00:00Z")
-                == DeliveryMarking(delivered: 1, alreadyDelivered: 0))
+                == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
             #expect(try await store.markDelivered(ids: ["report-1", "report-2", "report-2"], at: "2026-11-23T11:00:00Z")
-                == DeliveryMarking(delivered: 1, alreadyDelivered: 1))
+                == DeliveryMarking(delivered: 1, alreadyDelivered: 1, newlyDelivered: ["report-2"]))
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .delivered(at: "2026-11-23T10:00:00Z"))
             #expect(try await store.deliveryCounts()
                 == DeliveryCounts(pending: 1, delivered: 2, lastDeliveredAt: "2026-11-23T11:00:00Z"))
