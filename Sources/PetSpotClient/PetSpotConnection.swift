@@ -226,7 +226,8 @@ public final class PetSpotConnection: DaemonCalling {
             do throws(ClientError) {
                 value = try readValue(until: end)
             } catch {
-                if let end, ContinuousClock.now >= end { return nil }
+                // Only the wait running out is "nothing came"; a connection lost or closed is not.
+                if let end, ContinuousClock.now >= end, fd >= 0 { return nil }
                 throw error
             }
             guard let value else { throw ClientError("petspotd closed the connection") }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
@@ -27,6 +28,8 @@ public final class PendingWatch: Sendable {
     private let logger: Logger
     private let pool = NIOThreadPool(numberOfThreads: 1)
     private let state = NIOLockedValueBox(State())
+    /// Cuts the wait before the next try short when the relay stops.
+    private let wake = DispatchSemaphore(value: 0)
 
     public init(socketPath: String, logger: Logger) {
         self.socketPath = socketPath
@@ -48,6 +51,7 @@ public final class PendingWatch: Sendable {
             return s.waiter
         }
         waiter?.resume()
+        wake.signal()
         try? await pool.shutdownGracefully()
     }
 
@@ -132,7 +136,8 @@ public final class PendingWatch: Sendable {
                 told = true
                 logger.notice("not watching petspotd for filed reports; polling until the watch is back", metadata: ["reason": "\(reason)"])
             }
-            usleep(useconds_t(min(retry.components.seconds, 3_600)) * 1_000_000 + useconds_t(retry.components.attoseconds / 1_000_000_000_000))
+            let microseconds = Int(min(retry.components.seconds, 3_600)) * 1_000_000 + Int(retry.components.attoseconds / 1_000_000_000_000)
+            _ = wake.wait(timeout: .now() + .microseconds(microseconds))
         }
     }
 }

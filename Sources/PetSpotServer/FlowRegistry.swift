@@ -199,13 +199,14 @@ public final class FlowRegistry: Sendable {
         } }.get()
     }
 
-    /// A copy of the caller's flow, as `withFlow` finds it (owner, idle time), unchanged.
-    public func flow(_ id: String, owner: UInt32) throws(FlowRegistryError) -> Flow {
-        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Flow in
+    /// A copy of the caller's flow, as `withFlow` finds it (owner, idle time), unchanged, and
+    /// its revision, which grows with every call that may have changed it.
+    public func flow(_ id: String, owner: UInt32) throws(FlowRegistryError) -> (flow: Flow, revision: UInt64) {
+        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> (flow: Flow, revision: UInt64) in
             let now = clock.now
             let entry = try Self.live(id, owner: owner, now: now, in: &table)
             table.entries[id]?.lastUsed = now
-            return entry.flow
+            return (entry.flow, entry.revision)
         } }.get()
     }
 

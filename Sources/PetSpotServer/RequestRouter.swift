@@ -48,13 +48,13 @@ public struct RequestRouter: Sendable {
         case .flowStart: return handle(FlowStart.self, params, bounds) { p throws(RPCError) in try flowStart(p, peer) }
         case .flowGet: return handle(FlowGet.self, params, bounds) { p throws(RPCError) in try flowGet(p, peer) }
         // A change to a flow is told to its watches once the handler has made it.
-        case .flowUpdate: return handle(FlowUpdate.self, params, bounds) { p throws(RPCError) in published(flowUpdate(p, peer)) }
-        case .flowContinue: return handle(FlowContinue.self, params, bounds) { p throws(RPCError) in published(try flowContinue(p, peer)) }
-        case .flowBack: return handle(FlowBack.self, params, bounds) { p throws(RPCError) in published(try flowBack(p, peer)) }
-        case .flowCancel: return handle(FlowCancel.self, params, bounds) { p throws(RPCError) in published(try flowCancel(p, peer)) }
-        case .flowDismissAlert: return handle(FlowDismissAlert.self, params, bounds) { p throws(RPCError) in published(try flowDismissAlert(p, peer)) }
-        case .flowRequestLocation: return handle(FlowRequestLocation.self, params, bounds) { p throws(RPCError) in published(try flowRequestLocation(p, peer)) }
-        case .flowSubmit: return handle(FlowSubmit.self, params, bounds) { p throws(RPCError) in published(try flowSubmit(p, peer)) }
+        case .flowUpdate: return handle(FlowUpdate.self, params, bounds) { p throws(RPCError) in published(flowUpdate(p, peer), peer) }
+        case .flowContinue: return handle(FlowContinue.self, params, bounds) { p throws(RPCError) in published(try flowContinue(p, peer), peer) }
+        case .flowBack: return handle(FlowBack.self, params, bounds) { p throws(RPCError) in published(try flowBack(p, peer), peer) }
+        case .flowCancel: return handle(FlowCancel.self, params, bounds) { p throws(RPCError) in published(try flowCancel(p, peer), peer) }
+        case .flowDismissAlert: return handle(FlowDismissAlert.self, params, bounds) { p throws(RPCError) in published(try flowDismissAlert(p, peer), peer) }
+        case .flowRequestLocation: return handle(FlowRequestLocation.self, params, bounds) { p throws(RPCError) in published(try flowRequestLocation(p, peer), peer) }
+        case .flowSubmit: return handle(FlowSubmit.self, params, bounds) { p throws(RPCError) in published(try flowSubmit(p, peer), peer) }
         case .locationCurrent: return handle(LocationCurrent.self, params, bounds) { p throws(RPCError) in locationCurrent(p, peer) }
         case .locationStatus: return handle(LocationStatus.self, params, bounds) { _ throws(RPCError) in locationStatus(peer) }
         case .reportsList: return handle(ReportsList.self, params, bounds) { p throws(RPCError) in reportsList(p, peer) }

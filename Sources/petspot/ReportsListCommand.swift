@@ -88,7 +88,9 @@ struct ReportsListCommand: ParsableCommand {
         while true {
             let changed = conn.nextOrExit(ReportsChanged.self)
             guard let report = changed.report else {
-                writeToStandardOutput("some changes were missed; the list as it is now:\n")
+                // JSON lines stay JSON: the note goes to standard error there.
+                let note = "some changes were missed; the list as it is now:\n"
+                if json { writeToStandardError(note) } else { writeToStandardOutput(note) }
                 list(conn)
                 continue
             }

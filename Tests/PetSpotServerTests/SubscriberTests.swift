@@ -87,4 +87,54 @@ struct SubscriberTests {
         _ = subscriber.close()
         #expect(subscriber.add(.location, max: 16) == nil)
     }
+
+    @Test("a flow view published late by another connection, older than one given, is skipped")
+    func olderFlowViewSkipped() throws {
+        let subscriber = self.subscriber
+        let id = try #require(subscriber.add(.flow("f-1"), max: 16))
+        subscriber.post(id, Self.filed(3, subscription: id), revision: 3, maxQueuedBytes: 65_536) { [] }
+        subscriber.post(id, Self.filed(2, subscription: id), revision: 2, maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.takeQueued().map(\.line) == [Self.filed(3, subscription: id)])
+        subscriber.post(id, Self.filed(3, subscription: id), revision: 3, maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.takeQueued().isEmpty, "revision 3 was given already")
+        subscriber.post(id, Self.filed(4, subscription: id), revision: 4, maxQueuedBytes: 65_536) { [] }
+        #expect(subscriber.takeQueued().count == 1)
+    }
+
+    @Test("a location watch is compared with what its answer told it, even when a look came between")
+    func locationComparedWithAnswer() throws {
+        let hub = SubscriptionHub(maxQueuedBytes: 65_536)
+        let subscriber = self.subscriber
+        let id = try #require(hub.watch(.location, by: subscriber, max: 16))
+        let key = SubscriptionHub.WatchKey(connection: ObjectIdentifier(subscriber), id: id)
+        let noFix = LocationView(status: .timeout, message: "No position came in time.")
+        let fix = LocationView(status: .ok, fix: .init(latitude: JSONNumber(validatedLiteral: "52.10000"), longitude: JSONNumber(validatedLiteral: "21.10000"),
+                                                      source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: nil),
+                               message: "Position found.")
+        // A look while the watch's answer is being made: nothing is sent, nothing recorded.
+        hub.sendLocations([key: noFix])
+        // The answer said "fix"; the fix is then lost: that is news to this watch.
+        hub.setFirstLocation(fix, for: id, of: subscriber)
+        hub.sendLocations([key: noFix])
+        let taken = subscriber.takeQueued()
+        #expect(taken.count == 1)
+        #expect(taken.first.map { String(decoding: $0.line, as: UTF8.self).contains("\"timeout\"") } == true)
+        // The same again is no news.
+        hub.sendLocations([key: noFix])
+        #expect(subscriber.takeQueued().isEmpty)
+    }
+
+    @Test("a closed connection's watches leave the hub")
+    func closedConnectionLeavesHub() throws {
+        let hub = SubscriptionHub(maxQueuedBytes: 65_536)
+        let subscriber = self.subscriber
+        _ = try #require(hub.watch(.location, by: subscriber, max: 16))
+        _ = try #require(hub.watch(.reports(1000), by: subscriber, max: 16))
+        #expect(hub.count == 2 && hub.watchesReports)
+        hub.connectionClosed(subscriber)
+        #expect(hub.count == 0)
+        #expect(!hub.watchesReports)
+        #expect(!hub.isWatched(.location))
+        #expect(hub.watch(.location, by: subscriber, max: 16) == nil)
+    }
 }

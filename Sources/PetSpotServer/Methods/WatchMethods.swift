@@ -42,7 +42,7 @@ extension RequestRouter {
         let id = try watch(.flow(params.flowId), subscriber)
         let flow: Flow
         do throws(RPCError) {
-            flow = try registryCall { () throws(FlowRegistryError) in try services.registry.flow(params.flowId, owner: subscriber.peer.uid) }
+            flow = try registryCall { () throws(FlowRegistryError) in try services.registry.flow(params.flowId, owner: subscriber.peer.uid) }.flow
         } catch {
             _ = services.subscriptions.unwatch(id, by: subscriber)
             throw error
@@ -77,17 +77,29 @@ extension RequestRouter {
         return .result(Unwatch.Result())
     }
 
-    /// `reply`, whose flow's watches are told of it once it is made.
-    func published<R: FlowResult>(_ reply: MethodReply<R>) -> MethodReply<R> {
-        let subscriptions = services.subscriptions
+    /// `reply`, whose flow's watches are told of it once it is made. Two connections may
+    /// change one flow at once and publish in either order: each watch is given the flow as
+    /// it is when published, with its revision, so that a late older view is skipped.
+    func published<R: FlowResult>(_ reply: MethodReply<R>, _ peer: Peer) -> MethodReply<R> {
+        let services = self.services
+        let publish: @Sendable (Result<Answer<R>, RPCError>) -> Void = { result in
+            guard case .success(.value(let answer)) = result else { return }
+            let flow = answer.flow
+            guard services.subscriptions.isWatched(.flow(flow.id)) else { return }
+            guard case .active = flow.state, let current = try? services.registry.flow(flow.id, owner: peer.uid) else {
+                services.subscriptions.flowChanged(flow)
+                return
+            }
+            services.subscriptions.flowChanged(current.flow.view(env: services.flowEnvironment()), revision: current.revision)
+        }
         switch reply {
         case .now(let result):
-            if case .success(.value(let answer)) = result { subscriptions.flowChanged(answer.flow) }
+            publish(result)
             return reply
         case .later(let work):
             return .later {
                 let result = await work()
-                if case .success(.value(let answer)) = result { subscriptions.flowChanged(answer.flow) }
+                publish(result)
                 return result
             }
         }

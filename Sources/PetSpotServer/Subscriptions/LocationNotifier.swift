@@ -14,8 +14,13 @@ final class LocationNotifier: Service, Sendable {
     private let services: DaemonServices
     private let looks: AsyncStream<Void>
     private let lookAgain: AsyncStream<Void>.Continuation
-    /// Providers already hooked: a reload that keeps a provider must not hook it twice.
-    private let hooked = NIOLockedValueBox<[ObjectIdentifier]>([])
+    /// Providers already hooked: a reload that keeps a provider must not hook it twice. Held
+    /// weakly: a provider a reload dropped goes, and its address may be a new one's.
+    private let hooked = NIOLockedValueBox<[Hooked]>([])
+
+    private struct Hooked {
+        weak var provider: (any LocationProvider)?
+    }
 
     init(services: DaemonServices) {
         self.services = services
@@ -27,10 +32,10 @@ final class LocationNotifier: Service, Sendable {
     /// Hooks the providers of `location` (at start, and the service a reload puts in force).
     func follow(_ location: LocationService) {
         for provider in location.providers {
-            let id = ObjectIdentifier(provider)
             let new = hooked.withLockedValue { hooked in
-                guard !hooked.contains(id) else { return false }
-                hooked.append(id)
+                hooked.removeAll { $0.provider == nil }
+                guard !hooked.contains(where: { $0.provider === provider }) else { return false }
+                hooked.append(Hooked(provider: provider))
                 return true
             }
             if new { provider.onChange { [lookAgain] in lookAgain.yield() } }

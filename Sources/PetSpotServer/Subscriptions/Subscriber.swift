@@ -27,6 +27,8 @@ final class Subscriber: Sendable {
     struct Queued: Sendable {
         let subscription: String
         var line: [UInt8]
+        /// What the line says, apart from what is no news (a fix's time): see `post`.
+        var key: [UInt8]? = nil
     }
 
     private struct State {
@@ -36,6 +38,10 @@ final class Subscriber: Sendable {
         var queuedBytes = 0
         /// Watches whose waiting reports became one `overflow`, until it is taken.
         var overflowed: Set<String> = []
+        /// The newest revision each flow watch was given: an older view published late is skipped.
+        var revisions: [String: UInt64] = [:]
+        /// The key of the line each watch was last given, for those posted with one.
+        var givenKeys: [String: [UInt8]] = [:]
         /// The connection has been told that something waits and has not taken it yet.
         var wakeSent = false
         var closed = false
@@ -65,6 +71,9 @@ final class Subscriber: Sendable {
 
     var watchCount: Int { state.withLockedValue { $0.watches.count } }
 
+    /// The connection has closed.
+    var isClosed: Bool { state.withLockedValue { $0.closed } }
+
     /// A new watch's id, or nil when the connection already has `max` watches or is closed.
     func add(_ topic: WatchTopic, max: Int) -> String? {
         state.withLockedValue { s in
@@ -81,19 +90,42 @@ final class Subscriber: Sendable {
         state.withLockedValue { s in
             guard let topic = s.watches.removeValue(forKey: subscription) else { return nil }
             s.drop(subscription)
+            s.revisions[subscription] = nil
+            s.givenKeys[subscription] = nil
             return topic
         }
     }
 
     /// Queues `line` for `subscription` if the watch still exists. `last`: the watch ends with
-    /// it. `overflow` is the line that stands for a watch's reports left out.
-    func post(_ subscription: String, _ line: [UInt8], last: Bool = false, maxQueuedBytes: Int, overflow: () -> [UInt8]) {
+    /// it. `revision`: a line older than one given before is skipped. `key`: a line whose key
+    /// is that of the line last given replaces a waiting one by nothing, since the client
+    /// already has it (A given, B waiting, A again: the client sees no B, and no second A).
+    /// `overflow` is the line that stands for a watch's reports left out.
+    func post(_ subscription: String, _ line: [UInt8], last: Bool = false, revision: UInt64? = nil, key: [UInt8]? = nil,
+              maxQueuedBytes: Int, overflow: () -> [UInt8])
+    {
         let wakeNow = state.withLockedValue { s -> Bool in
             guard !s.closed, let topic = s.watches[subscription] else { return false }
-            if last { s.watches[subscription] = nil }
+            if let revision {
+                if let given = s.revisions[subscription], given >= revision { return false }
+                s.revisions[subscription] = revision
+            }
+            if last {
+                s.watches[subscription] = nil
+                s.revisions[subscription] = nil
+            }
+            let alreadyGiven = key != nil && s.givenKeys[subscription] == key
             if topic.coalesces, let index = s.queue.firstIndex(where: { $0.subscription == subscription }) {
+                if alreadyGiven {
+                    s.queuedBytes -= s.queue[index].line.count
+                    s.queue.remove(at: index)
+                    return false
+                }
                 s.queuedBytes += line.count - s.queue[index].line.count
                 s.queue[index].line = line
+                s.queue[index].key = key
+            } else if alreadyGiven {
+                return false
             } else if s.overflowed.contains(subscription) {
                 return false
             } else if !topic.coalesces, s.queuedBytes + line.count > maxQueuedBytes {
@@ -103,7 +135,7 @@ final class Subscriber: Sendable {
                 s.queuedBytes += marker.count
                 s.overflowed.insert(subscription)
             } else {
-                s.queue.append(Queued(subscription: subscription, line: line))
+                s.queue.append(Queued(subscription: subscription, line: line, key: key))
                 s.queuedBytes += line.count
             }
             guard !s.wakeSent else { return false }
@@ -113,9 +145,19 @@ final class Subscriber: Sendable {
         if wakeNow { wake() }
     }
 
+    /// `key` is what the watch's answer gave: a line with it is no news until another came.
+    func given(_ key: [UInt8], for subscription: String) {
+        state.withLockedValue { s in
+            if s.watches[subscription] != nil { s.givenKeys[subscription] = key }
+        }
+    }
+
     /// Everything waiting, oldest first; the next post tells the connection again.
     func takeQueued() -> [Queued] {
         state.withLockedValue { s in
+            for queued in s.queue {
+                if let key = queued.key { s.givenKeys[queued.subscription] = key }
+            }
             defer {
                 s.queue.removeAll()
                 s.queuedBytes = 0
@@ -132,6 +174,8 @@ final class Subscriber: Sendable {
             s.closed = true
             s.queue.removeAll()
             s.queuedBytes = 0
+            s.revisions.removeAll()
+            s.givenKeys.removeAll()
             defer { s.watches.removeAll() }
             return s.watches
         }

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
 
@@ -46,10 +47,13 @@ final class SubscriptionHub: Sendable {
     /// A new watch of `topic` for `subscriber`'s connection; nil when it has `max` already.
     func watch(_ topic: WatchTopic, by subscriber: Subscriber, max: Int, locale: FlowLocale = .en) -> String? {
         guard let id = subscriber.add(topic, max: max) else { return nil }
+        let key = WatchKey(connection: ObjectIdentifier(subscriber), id: id)
         index.withLockedValue { index in
-            index.topics[topic, default: [:]][WatchKey(connection: ObjectIdentifier(subscriber), id: id)] = Watch(subscriber: subscriber, id: id, locale: locale)
+            index.topics[topic, default: [:]][key] = Watch(subscriber: subscriber, id: id, locale: locale)
             if case .reports = topic { index.reportWatches += 1 }
         }
+        // The connection may have closed between the two steps, and found nothing to forget.
+        if subscriber.isClosed { forget([(topic, key)]) }
         return id
     }
 
@@ -92,7 +96,8 @@ final class SubscriptionHub: Sendable {
 
     /// Sends `N` with the params `make` gives for each watch id to every watch of `topic`.
     /// `last`: the topic ends with it (a flow that ended), and so do its watches.
-    func publish<N: RPCNotificationSpec>(_ notification: N.Type, to topic: WatchTopic, last: Bool = false,
+    /// `revision`: how new the news is; a watch already told newer news skips it.
+    func publish<N: RPCNotificationSpec>(_ notification: N.Type, to topic: WatchTopic, last: Bool = false, revision: UInt64? = nil,
                                          overflow: ((String) -> N.Params)? = nil, _ make: (String) -> N.Params)
     {
         let watches = index.withLockedValue { index -> [Watch] in
@@ -103,16 +108,19 @@ final class SubscriptionHub: Sendable {
         guard !watches.isEmpty else { return }
         let limit = maxQueuedBytes()
         for watch in watches {
-            watch.subscriber.post(watch.id, N.line(make(watch.id)), last: last, maxQueuedBytes: limit) {
+            watch.subscriber.post(watch.id, N.line(make(watch.id)), last: last, revision: revision, maxQueuedBytes: limit) {
                 N.line(overflow?(watch.id) ?? make(watch.id))
             }
         }
     }
 
-    /// The flow after a change: its watches are told; an ended flow ends them.
-    func flowChanged(_ flow: FlowView) {
+    /// The flow after a change: its watches are told; an ended flow ends them. `revision`
+    /// orders views of one flow published from several connections at once.
+    func flowChanged(_ flow: FlowView, revision: UInt64? = nil) {
         let ended: Bool = if case .active = flow.state { false } else { true }
-        publish(FlowChanged.self, to: .flow(flow.id), last: ended) { FlowChanged.Params(subscription: $0, flow: flow) }
+        publish(FlowChanged.self, to: .flow(flow.id), last: ended, revision: ended ? nil : revision) {
+            FlowChanged.Params(subscription: $0, flow: flow)
+        }
     }
 
     /// One of `owner`'s reports was filed or delivered.
@@ -134,29 +142,37 @@ final class SubscriptionHub: Sendable {
         let changed = index.withLockedValue { index -> [(Watch, LocationView)] in
             var changed: [(Watch, LocationView)] = []
             for (key, view) in views {
-                guard let watch = index.topics[.location]?[key] else { continue }
-                if let last = watch.lastLocation, last.sameApartFromTime(view) { continue }
+                // A watch not yet answered is compared once its answer says what it was told.
+                guard let watch = index.topics[.location]?[key], let last = watch.lastLocation else { continue }
+                if last.sameApartFromTime(view) { continue }
                 index.topics[.location]?[key]?.lastLocation = view
-                if watch.lastLocation != nil { changed.append((watch, view)) }
+                changed.append((watch, view))
             }
             return changed
         }
         let limit = maxQueuedBytes()
         for (watch, view) in changed {
-            watch.subscriber.post(watch.id, LocationChanged.line(.init(subscription: watch.id, location: view)), maxQueuedBytes: limit) { [] }
+            watch.subscriber.post(watch.id, LocationChanged.line(.init(subscription: watch.id, location: view)), key: view.changeKey,
+                                  maxQueuedBytes: limit) { [] }
         }
     }
 
-    /// Records what a new location watch was told in its answer, unless a look since told it more.
+    /// Records what a new location watch was told in its answer: the next look compares with it.
     func setFirstLocation(_ view: LocationView, for id: String, of subscriber: Subscriber) {
         index.withLockedValue { index in
-            let key = WatchKey(connection: ObjectIdentifier(subscriber), id: id)
-            if index.topics[.location]?[key]?.lastLocation == nil { index.topics[.location]?[key]?.lastLocation = view }
+            index.topics[.location]?[WatchKey(connection: ObjectIdentifier(subscriber), id: id)]?.lastLocation = view
         }
+        subscriber.given(view.changeKey, for: id)
     }
 }
 
 extension LocationView {
+    /// What `sameApartFromTime` compares, as bytes.
+    var changeKey: [UInt8] {
+        JSONWriter.bytes([.string(status.rawValue), .string(message), settings.map { .string($0.file + "#" + $0.key) } ?? .null,
+                          fix.map { .array([.number($0.latitude), .number($0.longitude), .string($0.source)]) } ?? .null])
+    }
+
     /// The same status, message, settings and position (after rounding) from the same
     /// provider: a new fix time or accuracy alone is no news to a watch.
     func sameApartFromTime(_ other: LocationView) -> Bool {
