@@ -14,13 +14,10 @@ final class LocationNotifier: Service, Sendable {
     private let services: DaemonServices
     private let looks: AsyncStream<Void>
     private let lookAgain: AsyncStream<Void>.Continuation
-    /// Providers already hooked: a reload that keeps a provider must not hook it twice. Held
-    /// weakly: a provider a reload dropped goes, and its address may be a new one's.
-    private let hooked = NIOLockedValueBox<[Hooked]>([])
-
-    private struct Hooked {
-        weak var provider: (any LocationProvider)?
-    }
+    /// The providers in force, hooked: a reload that keeps a provider must not hook it twice.
+    /// Held strongly, so that no provider's address is taken by a new one while listed; a
+    /// reload replaces the list with its own providers, so dropped ones go.
+    private let hooked = NIOLockedValueBox<[any LocationProvider]>([])
 
     init(services: DaemonServices) {
         self.services = services
@@ -31,15 +28,11 @@ final class LocationNotifier: Service, Sendable {
 
     /// Hooks the providers of `location` (at start, and the service a reload puts in force).
     func follow(_ location: LocationService) {
-        for provider in location.providers {
-            let new = hooked.withLockedValue { hooked in
-                hooked.removeAll { $0.provider == nil }
-                guard !hooked.contains(where: { $0.provider === provider }) else { return false }
-                hooked.append(Hooked(provider: provider))
-                return true
-            }
-            if new { provider.onChange { [lookAgain] in lookAgain.yield() } }
+        let new = hooked.withLockedValue { hooked in
+            defer { hooked = location.providers }
+            return location.providers.filter { provider in !hooked.contains { $0 === provider } }
         }
+        for provider in new { provider.onChange { [lookAgain] in lookAgain.yield() } }
         lookAgain.yield()
     }
 
