@@ -14,19 +14,17 @@ cd "$(dirname "$0")/.."
 watchers=${1:-1000}
 moves=${2:-20}
 reports=${3:-30}
-pgbin=${PGBIN:-/usr/lib/postgresql/15/bin}
 if [ "$(id -u)" != 0 ]; then echo "run as root: petspotd's relay.group is root here, and PostgreSQL runs as postgres" >&2; exit 1; fi
 RELEASE_PRODUCTS="petspotd petspot-relay"
 source Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 chmod 755 "$dir"
-daemon="" relay="" pgrunning=""
+daemon="" relay=""
+source Benchmarks/scratch-postgres.sh
 cleanup() {
   if [ -n "$relay" ]; then kill "$relay" 2>/dev/null || true; fi
   if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
-  if [ -n "$pgrunning" ]; then
-    setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
-  fi
+  scratch_postgres_stop
   wait 2>/dev/null || true
   rm -rf "$dir"
 }
@@ -97,13 +95,7 @@ print("move to last watcher:  " + q(lasts))
 print("first to last watcher: " + q(spreads))
 PY
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir "$dir/pg" && chown postgres:postgres "$dir/pg"
-setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/initdb" -D "$dir/pg/data" -A trust -U postgres -E UTF8 --locale=C >/dev/null
-setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/postgres.log" -w \
-  -o "-h 127.0.0.1 -p $port -k $dir/pg" start >/dev/null
-pgrunning=1
-url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+scratch_postgres_start
 echo '{}' > "$dir/relay.json"
 "$bin/petspot-relay" --config "$dir/relay.json" --socket "$dir/petspotd.sock" --postgres "$url" --box bench \
   --state-file "$dir/state.json" --log-level notice 2>"$dir/relay.log" &

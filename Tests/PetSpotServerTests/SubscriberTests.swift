@@ -112,15 +112,15 @@ struct SubscriberTests {
                                                       source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: nil),
                                message: "Position found.")
         // A look while the watch's answer is being made: nothing is sent, nothing recorded.
-        hub.sendLocations([key: noFix])
+        hub.sendLocations([key: .init(noFix)])
         // The answer said "fix"; the fix is then lost: that is news to this watch.
         hub.setFirstLocation(fix, for: id, of: subscriber)
-        hub.sendLocations([key: noFix])
+        hub.sendLocations([key: .init(noFix)])
         let taken = subscriber.takeQueued()
         #expect(taken.count == 1)
         #expect(taken.first.map { String(decoding: $0.line, as: UTF8.self).contains("\"timeout\"") } == true)
         // The same again is no news.
-        hub.sendLocations([key: noFix])
+        hub.sendLocations([key: .init(noFix)])
         #expect(subscriber.takeQueued().isEmpty)
     }
 

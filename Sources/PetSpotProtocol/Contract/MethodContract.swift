@@ -15,6 +15,11 @@ public struct MethodContract: Sendable {
             self.required = required
             self.summary = summary
         }
+
+        /// The OpenRPC content descriptor.
+        var openRPC: JSONValue {
+            ["name": .string(name), "summary": .string(summary), "required": .bool(required), "schema": schema.json]
+        }
     }
 
     public struct Example: Sendable {
@@ -54,9 +59,7 @@ public struct MethodContract: Sendable {
             "name": .string(method.rawValue),
             "summary": .string(summary),
             "paramStructure": "by-name",
-            "params": .array(params.map { param in
-                ["name": .string(param.name), "summary": .string(param.summary), "required": .bool(param.required), "schema": param.schema.json]
-            }),
+            "params": .array(params.map(\.openRPC)),
             "result": ["name": .string(resultName), "schema": result.json],
             "errors": .array(kinds.map { ["$ref": .string("#/components/errors/\($0.rawValue)")] }),
             "examples": [[

@@ -63,9 +63,7 @@ public struct NotificationContract: Sendable {
             "summary": .string(summary),
             "x-watch": .string(watch.rawValue),
             "paramStructure": "by-name",
-            "params": .array(params.map { param in
-                ["name": .string(param.name), "summary": .string(param.summary), "required": .bool(param.required), "schema": param.schema.json]
-            }),
+            "params": .array(params.map(\.openRPC)),
             "examples": [[
                 "name": .string(notification.rawValue),
                 "params": .array(example.map { ["name": .string($0.key), "value": $0.value] }),

@@ -65,14 +65,28 @@ final class LocationNotifier: Service, Sendable {
         let watches = services.subscriptions.locationWatches()
         guard !watches.isEmpty else { return }
         let location = services.location
+        // Asked once per caller, and written once per caller and language: 1,000 watches of
+        // one user cost one answer and one message.
+        struct Shown: Hashable {
+            let client: LocationClient
+            let locale: FlowLocale
+        }
         var outcomes: [LocationClient: LocationOutcome] = [:]
-        var views: [SubscriptionHub.WatchKey: LocationView] = [:]
+        var shown: [Shown: SubscriptionHub.LocationNews] = [:]
+        var news: [SubscriptionHub.WatchKey: SubscriptionHub.LocationNews] = [:]
         for (key, watch) in watches {
             let client = LocationClient(uid: watch.subscriber.peer.uid, gid: watch.subscriber.peer.gid)
+            let which = Shown(client: client, locale: watch.locale)
+            if let made = shown[which] {
+                news[key] = made
+                continue
+            }
             let outcome = outcomes[client] ?? location.now(for: client)
             outcomes[client] = outcome
-            views[key] = outcome.view(locale: watch.locale)
+            let made = SubscriptionHub.LocationNews(outcome.view(locale: watch.locale))
+            shown[which] = made
+            news[key] = made
         }
-        services.subscriptions.sendLocations(views)
+        services.subscriptions.sendLocations(news)
     }
 }

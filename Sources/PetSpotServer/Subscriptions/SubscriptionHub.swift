@@ -17,9 +17,9 @@ final class SubscriptionHub: Sendable {
     struct Watch: Sendable {
         let subscriber: Subscriber
         let id: String
-        /// `location.watch`: the language of its messages and what it was last told.
+        /// `location.watch`: the language of its messages and the `changeKey` of what it was last told.
         var locale: FlowLocale = .en
-        var lastLocation: LocationView?
+        var lastLocation: [UInt8]?
     }
 
     private struct Index {
@@ -136,51 +136,52 @@ final class SubscriptionHub: Sendable {
         index.withLockedValue { index in (index.topics[.location] ?? [:]).map { ($0.key, $0.value) } }
     }
 
+    /// A location view with its `changeKey`, made once for every watch that is shown it.
+    struct LocationNews: Sendable {
+        let view: LocationView
+        let key: [UInt8]
+
+        init(_ view: LocationView) {
+            self.view = view
+            self.key = view.changeKey
+        }
+    }
+
     /// Sends each location watch its new view if it differs from the last one it was told
     /// (a new fix time alone is no difference).
-    func sendLocations(_ views: [WatchKey: LocationView]) {
-        let changed = index.withLockedValue { index -> [(Watch, LocationView)] in
-            var changed: [(Watch, LocationView)] = []
-            for (key, view) in views {
+    func sendLocations(_ news: [WatchKey: LocationNews]) {
+        let changed = index.withLockedValue { index -> [(Watch, LocationNews)] in
+            var changed: [(Watch, LocationNews)] = []
+            for (key, news) in news {
                 // A watch not yet answered is compared once its answer says what it was told.
-                guard let watch = index.topics[.location]?[key], let last = watch.lastLocation else { continue }
-                if last.sameApartFromTime(view) { continue }
-                index.topics[.location]?[key]?.lastLocation = view
-                changed.append((watch, view))
+                guard let watch = index.topics[.location]?[key], let last = watch.lastLocation, last != news.key else { continue }
+                index.topics[.location]?[key]?.lastLocation = news.key
+                changed.append((watch, news))
             }
             return changed
         }
         let limit = maxQueuedBytes()
-        for (watch, view) in changed {
-            watch.subscriber.post(watch.id, LocationChanged.line(.init(subscription: watch.id, location: view)), key: view.changeKey,
+        for (watch, news) in changed {
+            watch.subscriber.post(watch.id, LocationChanged.line(.init(subscription: watch.id, location: news.view)), key: news.key,
                                   maxQueuedBytes: limit) { [] }
         }
     }
 
     /// Records what a new location watch was told in its answer: the next look compares with it.
     func setFirstLocation(_ view: LocationView, for id: String, of subscriber: Subscriber) {
+        let key = view.changeKey
         index.withLockedValue { index in
-            index.topics[.location]?[WatchKey(connection: ObjectIdentifier(subscriber), id: id)]?.lastLocation = view
+            index.topics[.location]?[WatchKey(connection: ObjectIdentifier(subscriber), id: id)]?.lastLocation = key
         }
-        subscriber.given(view.changeKey, for: id)
+        subscriber.given(key, for: id)
     }
 }
 
 extension LocationView {
-    /// What `sameApartFromTime` compares, as bytes.
+    /// What a watch is told news of: status, message, settings and position (after rounding)
+    /// with its provider. A new fix time or accuracy alone is no news.
     var changeKey: [UInt8] {
         JSONWriter.bytes([.string(status.rawValue), .string(message), settings.map { .string($0.file + "#" + $0.key) } ?? .null,
                           fix.map { .array([.number($0.latitude), .number($0.longitude), .string($0.source)]) } ?? .null])
-    }
-
-    /// The same status, message, settings and position (after rounding) from the same
-    /// provider: a new fix time or accuracy alone is no news to a watch.
-    func sameApartFromTime(_ other: LocationView) -> Bool {
-        guard status == other.status, message == other.message, settings == other.settings else { return false }
-        switch (fix, other.fix) {
-        case (nil, nil): return true
-        case let (mine?, theirs?): return mine.latitude == theirs.latitude && mine.longitude == theirs.longitude && mine.source == theirs.source
-        default: return false
-        }
     }
 }
