@@ -84,8 +84,9 @@ release: deps
 	$(SWIFT) build -c release
 
 # Starts the daemon on the checkout's configuration: socket run/petspotd.sock, database var/.
-run: build
-	@echo "petspot and petspot-relay find this daemon once you run: export PETSPOT_SOCKET=$(CURDIR)/run/petspotd.sock"
+# Builds only the daemon (swift run builds what it starts); `make build` builds every program.
+run: deps
+	@echo "petspot and petspot-relay (make build; .build/debug/) find this daemon once you run: export PETSPOT_SOCKET=$(CURDIR)/run/petspotd.sock"
 	$(SWIFT) run petspotd --config config/petspotd.json
 
 # The whole test suite: unit tests of every module, then the daemon over a real socket.

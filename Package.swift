@@ -15,8 +15,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
@@ -76,14 +74,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // libpq, PostgreSQL's client library as Debian ships it (libpq5, on Debian's OpenSSL).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Carries the daemon's finished reports into one central PostgreSQL: configuration, the
-        // connection URL, the central schema and its writer, the delivery loop, backoff, status.
-        // Its own code needs only FoundationEssentials, but PostgresNIO imports Foundation, so
-        // petspot-relay (unlike petspotd) links Foundation and its ICU data.
+        // connection string, the central schema and its writer, the delivery loop, backoff,
+        // status. Like petspotd it needs FoundationEssentials at most, not Foundation's ICU.
         .target(name: "PetSpotRelay", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "CLibPQ",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -131,7 +128,6 @@ let package = Package(
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "petspotd", "petspot",
             "PetSpotRelay", "petspot-relay", "PetSpotFlow",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
     ],

@@ -1,21 +1,25 @@
 import Logging
-import NIOCore
 import NIOPosix
-import NIOSSL
 import PetSpotJSON
-import PostgresNIO
 
-/// The central PostgreSQL: one connection, made on first use and again after it broke, with the
-/// schema brought up to date each time it is made.
+/// The central PostgreSQL: one libpq connection, made on first use and again after it broke,
+/// with the schema brought up to date each time it is made. libpq blocks, so every call runs on
+/// this database's own thread (an `NIOThreadPool` of one); the actor keeps them one at a time.
 public actor CentralDatabase {
-    public let url: PostgresURL
+    public let target: PostgresConnectionString
     private let logger: Logger
-    private var connection: PostgresConnection?
-    private var nextConnectionID = 1
+    private let thread: NIOThreadPool
+    private var session: PostgresSession?
 
-    public init(url: PostgresURL, logger: Logger) {
-        self.url = url
+    public init(target: PostgresConnectionString, logger: Logger) {
+        self.target = target
         self.logger = logger
+        thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+    }
+
+    deinit {
+        thread.shutdownGracefully { _ in }
     }
 
     /// What one batch did: reports written now, those PostgreSQL already had, and those it did
@@ -38,96 +42,133 @@ public actor CentralDatabase {
     /// are left as they are, so a batch written twice stores each report once.
     ///
     /// One statement, hence one round trip and one implicit transaction, whatever the batch
-    /// size: the batch travels as parallel arrays that unnest() turns back into rows.
+    /// size: a row of parameters per report (`batchSize` at most 10,000, 5 each: well under
+    /// PostgreSQL's 65,535).
     public func write(_ reports: [ClaimedReport], box: String) async throws(CentralDatabaseError) -> WriteOutcome {
         guard !reports.isEmpty else { return WriteOutcome(inserted: 0, alreadyStored: 0) }
-        let connection = try await connected()
-        var ids: [String] = [], submitted: [String] = [], documents: [String] = [], photos: [String] = [], mediaTypes: [String] = []
-        ids.reserveCapacity(reports.count)
-        for report in reports {
-            ids.append(report.id)
-            submitted.append(report.submittedAt)
-            if report.report.containsNULCharacter {
-                logger.warning("a report holds U+0000, which PostgreSQL cannot store; it is stored as U+FFFD", metadata: ["report": "\(report.id)"])
-                documents.append(JSONWriter.string(report.report.replacingNULCharacters))
-            } else {
-                documents.append(JSONWriter.string(report.report))
-            }
-            // Parallel arrays cannot carry a null here, so "" stands for "no photo" and the
-            // media type, never empty for a photo, tells which.
-            photos.append(report.photo?.base64 ?? "")
-            mediaTypes.append(report.photo?.mediaType ?? "")
-        }
-        let query: PostgresQuery = """
-            INSERT INTO reports (id, box, submitted_at, report, photo, photo_media_type)
-            SELECT r.id, \(box), r.submitted_at::timestamptz, r.report::jsonb,
-                   CASE WHEN r.media_type = '' THEN NULL ELSE decode(r.photo, 'base64') END,
-                   NULLIF(r.media_type, '')
-            FROM unnest(\(ids)::text[], \(submitted)::text[], \(documents)::text[], \(photos)::text[], \(mediaTypes)::text[])
-                 AS r(id, submitted_at, report, photo, media_type)
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
-            """
-        do {
-            var returned = Set<String>()
-            for try await id in try await connection.query(query, logger: logger).decode(String.self) { returned.insert(id) }
-            guard returned.count < reports.count else { return WriteOutcome(inserted: returned.count, alreadyStored: 0) }
+        let insert = Self.insertion(reports, box: box, logger: logger)
+        let ids = reports.map(\.id)
+        return try await withSession { session throws(CentralDatabaseError) in
+            let returned = Set(try session.execute(insert.sql, insert.parameters).firstColumn)
+            guard returned.count < ids.count else { return WriteOutcome(inserted: returned.count, alreadyStored: 0) }
             // An id RETURNING left out was either there before (ON CONFLICT) or dropped by the
             // table's own trigger or rule: only the table can tell, after the commit.
             let unreturned = ids.filter { !returned.contains($0) }
-            var present = Set<String>()
-            let check: PostgresQuery = "SELECT id FROM reports WHERE id = ANY(\(unreturned)::text[])"
-            for try await id in try await connection.query(check, logger: logger).decode(String.self) { present.insert(id) }
+            var check = PostgresParameters()
+            let placeholders = unreturned.map { check.append($0) }
+            let present = Set(try session.execute("SELECT id FROM reports WHERE id IN (\(placeholders.joined(separator: ", ")))", check).firstColumn)
             let notStored = unreturned.filter { !present.contains($0) }
             return WriteOutcome(inserted: returned.count, alreadyStored: present.count, notStored: notStored)
-        } catch {
-            throw await broke(error)
         }
+    }
+
+    /// The INSERT of a batch and its parameters: the box once, then per report its id, time,
+    /// document, photo (base64, decoded by PostgreSQL, so a batch of photos is not decoded
+    /// here) and media type. The parameters hold one more copy of the batch: the margin over
+    /// relay.maxClaimBytes that docs/PERFORMANCE.md gives.
+    static func insertion(_ reports: [ClaimedReport], box: String, logger: Logger) -> (sql: String, parameters: PostgresParameters) {
+        var parameters = PostgresParameters(reservingBytes: reports.reduce(box.utf8.count) { $0 + 256 + ($1.photo?.base64.utf8.count ?? 0) })
+        let boxParameter = parameters.append(box)
+        var rows: [String] = []
+        rows.reserveCapacity(reports.count)
+        for report in reports {
+            let document: String
+            if report.report.containsNULCharacter {
+                logger.warning("a report holds U+0000, which PostgreSQL cannot store; it is stored as U+FFFD", metadata: ["report": "\(report.id)"])
+                document = JSONWriter.string(report.report.replacingNULCharacters)
+            } else {
+                document = JSONWriter.string(report.report)
+            }
+            let id = parameters.append(report.id)
+            let submitted = parameters.append(report.submittedAt)
+            let json = parameters.append(document)
+            let photo = parameters.append(report.photo?.base64)
+            let mediaType = parameters.append(report.photo?.mediaType)
+            rows.append("(\(id), \(boxParameter), \(submitted)::timestamptz, \(json)::jsonb, decode(\(photo), 'base64'), \(mediaType))")
+        }
+        let sql = """
+            INSERT INTO reports (id, box, submitted_at, report, photo, photo_media_type)
+            VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """
+        return (sql, parameters)
     }
 
     /// Connects now (bringing the schema up to date) if not connected; for a start-up check and tests.
     public func connect() async throws(CentralDatabaseError) {
-        _ = try await connected()
+        try await withSession { _ in }
     }
 
     public func close() async {
-        if let connection {
-            self.connection = nil
-            try? await connection.close()
-        }
+        guard let session else { return }
+        self.session = nil
+        // PQfinish says goodbye to the server: a write, so on the database's thread too.
+        _ = try? await thread.runIfActive { session.close() }
     }
 
     /// The schema's version as stored, for tests and --status.
     public func schemaVersion() async throws(CentralDatabaseError) -> Int {
-        let connection = try await connected()
+        try await withSession { session throws(CentralDatabaseError) in try Self.storedVersion(session) }
+    }
+
+    /// The session's synchronous_commit, for tests.
+    func synchronousCommit() async throws(CentralDatabaseError) -> String {
+        try await withSession { session throws(CentralDatabaseError) in try Self.synchronousCommit(of: session) }
+    }
+
+    /// The server this relay reached last, as host:port (with several hosts, the one that took writes).
+    public func server() async -> String? {
+        guard let session else { return nil }
+        return try? await thread.runIfActive { session.server }
+    }
+
+    /// Runs `body` on the database's thread with a usable session, connecting (and migrating)
+    /// first when there is none; a session that broke is dropped, so the next call connects again.
+    private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {
+        let current = session
+        let target = target, logger = logger
+        let outcome: Result<(PostgresSession, T), CentralDatabaseError>
         do {
-            return try await Self.storedVersion(connection, logger: logger)
+            outcome = try await thread.runIfActive { () -> Result<(PostgresSession, T), CentralDatabaseError> in
+                do throws(CentralDatabaseError) {
+                    let session: PostgresSession
+                    if let current, current.isUsable {
+                        session = current
+                    } else {
+                        session = try Self.connected(target, logger: logger)
+                    }
+                    do throws(CentralDatabaseError) {
+                        return .success((session, try body(session)))
+                    } catch {
+                        // After a failure the session is suspect (broken, or inside an aborted
+                        // transaction): a new one costs a connect, a wrong one could cost a report.
+                        session.close()
+                        return .failure(error)
+                    }
+                } catch {
+                    return .failure(error)
+                }
+            }
         } catch {
-            throw await broke(error)
+            throw CentralDatabaseError(kind: .unreachable, "the relay is stopping")
+        }
+        switch outcome {
+        case .success(let (used, value)):
+            session = used
+            return value
+        case .failure(let error):
+            session = nil
+            throw error
         }
     }
 
-    private func connected() async throws(CentralDatabaseError) -> PostgresConnection {
-        if let connection, !connection.isClosed { return connection }
-        connection = nil
-        let configuration = try Self.configuration(for: url)
-        let id = nextConnectionID
-        nextConnectionID += 1
-        let made: PostgresConnection
-        do {
-            made = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
-        } catch {
-            throw CentralDatabaseError(error, url: url)
-        }
-        do {
-            try await Self.migrate(made, logger: logger)
-            try await Self.requireDurableCommits(made, logger: logger)
-        } catch {
-            try? await made.close()
-            throw CentralDatabaseError(error, url: url)
-        }
-        connection = made
-        return made
+    /// A new session with the schema brought up to date and durable commits required.
+    private static func connected(_ target: PostgresConnectionString, logger: Logger) throws(CentralDatabaseError) -> PostgresSession {
+        let session = try PostgresSession.connect(target, logger: logger)
+        try migrate(session, logger: logger)
+        try requireDurableCommits(session, logger: logger)
+        return session
     }
 
     /// The levels of synchronous_commit at which a commit that returned is on the server's disk
@@ -137,112 +178,43 @@ public actor CentralDatabase {
 
     /// Raises the session's synchronous_commit to `on` when the role's, database's or server's
     /// default is weaker (off, local, remote_write); a stronger one (remote_apply) stays.
-    static func requireDurableCommits(_ connection: PostgresConnection, logger: Logger) async throws {
-        let level = try await synchronousCommit(of: connection, logger: logger)
+    static func requireDurableCommits(_ session: PostgresSession, logger: Logger) throws(CentralDatabaseError) {
+        let level = try synchronousCommit(of: session)
         guard !durableCommitLevels.contains(level) else { return }
-        _ = try await connection.query("SET synchronous_commit = on", logger: logger)
+        try session.execute("SET synchronous_commit = on")
         logger.notice("synchronous_commit raised to on for the relay's session", metadata: ["default": "\(level)"])
     }
 
-    static func synchronousCommit(of connection: PostgresConnection, logger: Logger) async throws -> String {
-        for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) { return value }
-        return ""
+    static func synchronousCommit(of session: PostgresSession) throws(CentralDatabaseError) -> String {
+        try session.execute("SHOW synchronous_commit").firstColumn.first ?? ""
     }
 
-    /// The session's synchronous_commit, for tests.
-    func synchronousCommit() async throws(CentralDatabaseError) -> String {
-        let connection = try await connected()
-        do {
-            return try await Self.synchronousCommit(of: connection, logger: logger)
-        } catch {
-            throw await broke(error)
-        }
-    }
-
-    /// Drops a connection that failed, so that the next call makes a new one.
-    private func broke(_ error: any Error) async -> CentralDatabaseError {
-        if let connection {
-            self.connection = nil
-            try? await connection.close()
-        }
-        return CentralDatabaseError(error, url: url)
-    }
-
-    static func configuration(for url: PostgresURL) throws(CentralDatabaseError) -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch url.sslMode {
-        case .disable:
-            tls = .disable
-        case .require:
-            var settings = TLSConfiguration.makeClientConfiguration()
-            settings.certificateVerification = .none
-            do {
-                tls = .require(try NIOSSLContext(configuration: settings))
-            } catch {
-                throw CentralDatabaseError(kind: .tls, "cannot set up TLS: \(error)")
-            }
-        case .verifyFull:
-            var settings = TLSConfiguration.makeClientConfiguration()
-            // Full verification checks the chain and the name: a host name against the
-            // certificate's DNS names, an IP address against its IP addresses.
-            settings.certificateVerification = .fullVerification
-            if let root = url.sslRootCert {
-                do {
-                    settings.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(root))
-                } catch {
-                    throw CentralDatabaseError(kind: .tls, "sslrootcert \(root) cannot be read as PEM certificates: \(error)")
-                }
-            }
-            do {
-                tls = .require(try NIOSSLContext(configuration: settings))
-            } catch {
-                throw CentralDatabaseError(kind: .tls, "cannot set up TLS: \(error)")
-            }
-        }
-        var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                             password: url.password, database: url.database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
-        return configuration
-    }
-
-    static func storedVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM petspot_relay_schema", logger: logger)
-        for try await version in rows.decode(Int.self) { return version }
-        return 0
+    static func storedVersion(_ session: PostgresSession) throws(CentralDatabaseError) -> Int {
+        Int(try session.execute("SELECT coalesce(max(version), 0) FROM \(CentralSchema.versionTable)").firstColumn.first ?? "") ?? 0
     }
 
     /// Applies the missing migrations in one transaction, holding the migration lock.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
-        _ = try await connection.query("BEGIN", logger: logger)
-        do {
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(CentralSchema.migrationLockKey))", logger: logger)
-            _ = try await connection.query(
-                "CREATE TABLE IF NOT EXISTS petspot_relay_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                logger: logger)
-            let stored = try await storedVersion(connection, logger: logger)
+    static func migrate(_ session: PostgresSession, logger: Logger) throws(CentralDatabaseError) {
+        try session.execute("BEGIN")
+        do throws(CentralDatabaseError) {
+            try session.execute("SELECT pg_advisory_xact_lock(\(CentralSchema.migrationLockKey))")
+            try session.execute(
+                "CREATE TABLE IF NOT EXISTS \(CentralSchema.versionTable) (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            let stored = try storedVersion(session)
             guard stored <= CentralSchema.currentVersion else {
-                throw SchemaTooNew(stored: stored, known: CentralSchema.currentVersion)
+                throw CentralDatabaseError(kind: .schema, "the central schema is at version \(stored), newer than this relay knows (\(CentralSchema.currentVersion)); upgrade the relay")
             }
             for version in stride(from: stored + 1, through: CentralSchema.currentVersion, by: 1) {
                 for statement in CentralSchema.migrations[version - 1] {
-                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try session.execute(statement)
                 }
-                _ = try await connection.query("INSERT INTO petspot_relay_schema (version) VALUES (\(version))", logger: logger)
+                try session.execute("INSERT INTO \(CentralSchema.versionTable) (version) VALUES (\(version))")
                 logger.notice("central schema migrated", metadata: ["version": "\(version)"])
             }
-            _ = try await connection.query("COMMIT", logger: logger)
+            try session.execute("COMMIT")
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? session.execute("ROLLBACK")
             throw error
         }
-    }
-}
-
-/// The central database holds a schema from a newer relay; writing into it could lose data.
-struct SchemaTooNew: Error, CustomStringConvertible {
-    let stored: Int
-    let known: Int
-    var description: String {
-        "the central schema is at version \(stored), newer than this relay knows (\(known)); upgrade the relay"
     }
 }

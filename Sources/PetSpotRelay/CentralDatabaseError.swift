@@ -1,19 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import NIOCore
-import NIOSSL
-import PostgresNIO
-
-/// Why the central database could not take a batch, in words an operator can act on.
-///
-/// PSQLError's own description is deliberately vague (it may otherwise leak query text); this
-/// reads its code, the server's message and the underlying error instead.
+/// Why the central database could not take a batch, in words an operator can act on: libpq's
+/// own message, sorted into what the relay does about it (wait for PostgreSQL, or report a
+/// refusal that waiting will not mend).
 public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// TLS was refused or failed: a wrong CA, a name that does not match, no TLS on the server.
         case tls
-        /// Nothing listens, the network is down, or the connection broke.
+        /// Nothing listens, the network is down, the connection broke, or no server takes writes.
         case unreachable
         /// PostgreSQL answered with an error (authentication, permissions, a bad statement).
         case server
@@ -31,79 +23,60 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    init(_ error: any Error, url: PostgresURL) {
-        if let error = error as? CentralDatabaseError {
-            self = error
-            return
-        }
-        if let tooNew = error as? SchemaTooNew {
-            self.init(kind: .schema, tooNew.description)
-            return
-        }
-        let at = "\(url.host):\(url.port)"
-        guard let psql = error as? PSQLError else {
-            self.init(Self.classify(error, at: at, url: url))
-            return
-        }
-        switch psql.code {
-        case .authMechanismRequiresPassword:
-            self.init(kind: .server, "PostgreSQL at \(at) asks for a password and none was given: put it in the URL or in the credential \(RelayConfiguration.passwordCredential) (docs/OPERATIONS.md)")
-        case .sslUnsupported:
-            self.init(kind: .tls, "TLS refused: the PostgreSQL server at \(at) does not offer TLS (sslmode=\(url.sslMode.rawValue))")
-        case .server:
-            let message = psql.serverInfo?[.message] ?? "no message"
-            let sqlState = psql.serverInfo?[.sqlState] ?? ""
-            let state = sqlState.isEmpty ? "" : " (SQLSTATE \(sqlState))"
-            // A server shutting down (57P01 on a fast stop), a broken connection (08…) or one
-            // out of resources (53…, too many connections) is an outage, not a refusal.
-            if ["57", "08", "53"].contains(String(sqlState.prefix(2))) {
-                self.init(kind: .unreachable, "PostgreSQL at \(at) is not available: \(message)\(state)")
-            } else {
-                self.init(kind: .server, "PostgreSQL at \(at) refused: \(message)\(state)")
-            }
-        default:
-            if let underlying = psql.underlying {
-                self.init(Self.classify(underlying, at: at, url: url))
-            } else {
-                self.init(kind: .unreachable, "the connection to PostgreSQL at \(at) failed: \(psql.code)")
-            }
+    /// A connection libpq could not make; `message` is PQerrorMessage's text, one part per
+    /// host tried.
+    init(connecting message: String, to target: PostgresConnectionString) {
+        let at = target.servers
+        let said = Self.oneLine(message)
+        let lower = said.lowercased()
+        if lower.contains("no password supplied") {
+            self.init(kind: .server, "PostgreSQL at \(at) asks for a password and none was given: put it in the connection string, in a password file (~/.pgpass, passfile) or in the credential \(RelayConfiguration.passwordCredential) (docs/OPERATIONS.md)")
+        } else if lower.contains("does not support ssl") {
+            self.init(kind: .tls, "TLS refused: the PostgreSQL server at \(at) does not offer TLS (sslmode=\(target.value("sslmode") ?? "prefer"))")
+        } else if lower.contains("certificate verify failed") {
+            let roots = target.value("sslrootcert").map { "sslrootcert \($0)" } ?? "~/.postgresql/root.crt"
+            self.init(kind: .tls, "TLS refused: the certificate of the PostgreSQL server at \(at) did not verify against \(roots): \(said)")
+        } else if lower.contains("does not match host name") {
+            self.init(kind: .tls, "TLS refused: the certificate of the PostgreSQL server at \(at) does not name \(target.value("host") ?? "the host asked for"): \(said)")
+        } else if lower.contains("root certificate file"), let roots = target.value("sslrootcert") {
+            self.init(kind: .tls, "TLS refused: sslrootcert \(roots) cannot be read: \(said)")
+        } else if lower.contains("root certificate file") {
+            self.init(kind: .tls, "TLS refused: sslmode=\(target.value("sslmode") ?? "verify-full") needs the CA that signed the server's certificate: give sslrootcert=FILE, or put it in ~/.postgresql/root.crt: \(said)")
+        } else if lower.contains("ssl") || lower.contains("certificate") {
+            self.init(kind: .tls, "TLS refused by or for the PostgreSQL server at \(at): \(said)")
+        } else if lower.contains("fatal:"), !Self.outage(lower) {
+            self.init(kind: .server, "PostgreSQL at \(at) refused the relay: \(said)")
+        } else {
+            self.init(kind: .unreachable, "cannot reach PostgreSQL at \(at): \(said)")
         }
     }
 
-    private init(_ pair: (Kind, String)) {
-        self.init(kind: pair.0, pair.1)
+    /// A statement that failed: the server's message and SQLSTATE, or libpq's when the
+    /// connection itself broke.
+    init(failed message: String, sqlState: String?, at server: String, broken: Bool = false) {
+        let said = Self.oneLine(message)
+        let state = sqlState.map { " (SQLSTATE \($0))" } ?? ""
+        // A server shutting down (57P01 on a fast stop), a broken connection (08…), one out of
+        // resources (53…, too many connections) or a read-only one after a failover (25006) is
+        // an outage, not a refusal.
+        if broken || sqlState == nil || sqlState == "25006" || ["57", "08", "53"].contains(sqlState.map { String($0.prefix(2)) } ?? "") {
+            self.init(kind: .unreachable, "PostgreSQL at \(server) is not available: \(said)\(state)")
+        } else {
+            self.init(kind: .server, "PostgreSQL at \(server) refused: \(said)\(state)")
+        }
     }
 
-    private static func classify(_ error: any Error, at: String, url: PostgresURL) -> (Kind, String) {
-        if let ssl = error as? NIOSSLError {
-            let trust = url.sslRootCert.map { " against sslrootcert \($0)" } ?? " against the system's trusted roots"
-            switch ssl {
-            case .handshakeFailed(let inner):
-                return (.tls, "TLS refused: the certificate of the PostgreSQL server at \(at) did not verify\(trust): \(inner)")
-            default:
-                return (.tls, "TLS refused by or for the PostgreSQL server at \(at): \(ssl)")
-            }
-        }
-        if let extra = error as? NIOSSLExtraError {
-            return (.tls, "TLS refused: the certificate of the PostgreSQL server at \(at) does not name \(url.host): \(extra)")
-        }
-        if let io = error as? IOError {
-            return (.unreachable, "cannot reach PostgreSQL at \(at): \(plain(io))")
-        }
-        if let connect = error as? NIOConnectionError {
-            let reasons = connect.connectionErrors.map { plain($0.error) }
-            let reason = reasons.first ?? connect.dnsAAAAError.map { "\($0)" } ?? connect.dnsAError.map { "\($0)" } ?? "no address"
-            return (.unreachable, "cannot reach PostgreSQL at \(at): \(reason)")
-        }
-        if error is ChannelError {
-            return (.unreachable, "the connection to PostgreSQL at \(at) broke: \(error)")
-        }
-        return (.unreachable, "PostgreSQL at \(at): \(String(reflecting: error))")
+    /// A server that is starting, stopping, recovering, full, or not the primary: waiting mends it.
+    private static func outage(_ lower: String) -> Bool {
+        ["starting up", "shutting down", "recovery mode", "too many clients", "terminating connection",
+         "read-only", "hot standby", "not yet accepting connections"].contains { lower.contains($0) }
     }
 
-    /// An IOError as the system says it ("Connection refused"), without NIO's wrapping.
-    private static func plain(_ error: any Error) -> String {
-        guard let io = error as? IOError else { return "\(error)" }
-        return String(cString: strerror(io.errnoCode))
+    /// libpq's multi-line text on one line: log lines and the state file hold one line each.
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingPrefix(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
     }
 }

@@ -11,8 +11,9 @@ import PetSpotSystem
 public struct RelayConfiguration: Sendable, Equatable {
     /// The daemon's socket.
     public var socketPath: String
-    /// The central database; there is no default, a relay without one cannot start.
-    public var postgres: PostgresURL?
+    /// The central database, as a libpq connection string; there is no default, a relay
+    /// without one cannot start.
+    public var postgres: PostgresConnectionString?
     /// The name this box's reports carry centrally; nil: /etc/machine-id's contents.
     public var box: String?
     /// Reports claimed, written and acknowledged at a time.
@@ -41,17 +42,17 @@ public struct RelayConfiguration: Sendable, Equatable {
     /// database's password, so that neither the configuration file nor the command line need to.
     public static let passwordCredential = "postgres-password"
 
-    /// `url` with the password of the `postgres-password` credential when systemd passed one in
-    /// `credentialsDirectory` (`$CREDENTIALS_DIRECTORY`). A password in both places is refused:
-    /// which one wins would be a guess.
-    public static func withCredentialPassword(_ url: PostgresURL, credentialsDirectory: String?) throws(ConfigurationError) -> PostgresURL {
-        guard let credentialsDirectory, !credentialsDirectory.isEmpty else { return url }
+    /// `target` with the password of the `postgres-password` credential when systemd passed one
+    /// in `credentialsDirectory` (`$CREDENTIALS_DIRECTORY`). A password in both places is
+    /// refused: which one wins would be a guess.
+    public static func withCredentialPassword(_ target: PostgresConnectionString, credentialsDirectory: String?) throws(ConfigurationError) -> PostgresConnectionString {
+        guard let credentialsDirectory, !credentialsDirectory.isEmpty else { return target }
         let path = credentialsDirectory + "/" + passwordCredential
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readFile(path)
         } catch where error.errno == ENOENT {
-            return url
+            return target
         } catch {
             throw ConfigurationError("the credential \(passwordCredential): cannot read \(path): \(SystemError.reason(error))")
         }
@@ -61,12 +62,10 @@ public struct RelayConfiguration: Sendable, Equatable {
         guard !password.isEmpty else {
             throw ConfigurationError("the credential \(passwordCredential) (\(path)) is empty")
         }
-        guard url.password == nil else {
-            throw ConfigurationError("the password is given twice, in the PostgreSQL URL and in the credential \(passwordCredential): keep one (the credential keeps it out of the configuration file)")
+        guard !target.hasPassword else {
+            throw ConfigurationError("the password is given twice, in the PostgreSQL connection string and in the credential \(passwordCredential): keep one (the credential keeps it out of the configuration file)")
         }
-        var url = url
-        url.password = password
-        return url
+        return target.adding(credentialPassword: password)
     }
 
     /// The keys a file may hold and how each is read: the one list of the relay's settings.
@@ -74,8 +73,8 @@ public struct RelayConfiguration: Sendable, Equatable {
         .reloaded("socket", { c, v, r throws(ConfigurationError) in c.socketPath = try r.nonEmptyString(v) }),
         .reloaded("postgres", { c, v, r throws(ConfigurationError) in
             let text = try r.nonEmptyString(v)
-            do throws(PostgresURLError) {
-                c.postgres = try PostgresURL(parsing: text)
+            do throws(PostgresConnectionStringError) {
+                c.postgres = try PostgresConnectionString(parsing: text)
             } catch {
                 throw r.fail(error.description)
             }

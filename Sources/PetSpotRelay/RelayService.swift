@@ -46,7 +46,7 @@ public final class RelayService: Service, Sendable {
 
     public func run() async throws {
         logger.notice("relay started", metadata: [
-            "box": "\(settings.box)", "socket": "\(daemon.socketPath)", "postgres": "\(database.url.redacted)",
+            "box": "\(settings.box)", "socket": "\(daemon.socketPath)", "postgres": "\(database.target.masked)",
             "batchSize": "\(settings.batchSize)",
         ])
         await recorder.flush()

@@ -33,7 +33,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("petspotd's socket (socket); default PETSPOT_SOCKET, else /run/petspotd/petspotd.sock.", valueName: "path"))
     var socket: String?
 
-    @Option(name: .long, help: ArgumentHelp("The central database (postgres): postgres://user:password@host:port/db?sslmode=disable|require|verify-full&sslrootcert=/path/ca.pem", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("The central database (postgres), as libpq takes it: postgresql://user@host:port/db?sslmode=verify-full or host=… dbname=… pairs; several hosts with target_session_attrs=read-write follow a failover.", valueName: "conninfo"))
     var postgres: String?
 
     @Option(name: .long, help: ArgumentHelp("This box's name, stored with each report (box); default /etc/machine-id's contents.", valueName: "name"))
@@ -63,12 +63,12 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             throw ExitCode(report.outcome.rawValue)
         }
         let box: String
-        let url: PostgresURL
+        let target: PostgresConnectionString
         do throws(ConfigurationError) {
             guard let configured = settings.postgres else {
-                throw ConfigurationError("no PostgreSQL URL: give --postgres or the configuration key postgres")
+                throw ConfigurationError("no PostgreSQL connection string: give --postgres or the configuration key postgres")
             }
-            url = try RelayConfiguration.withCredentialPassword(configured, credentialsDirectory: ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"])
+            target = try RelayConfiguration.withCredentialPassword(configured, credentialsDirectory: ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"])
             if let configured = settings.box {
                 box = configured
             } else {
@@ -90,14 +90,12 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         // Claimed batches are lines of megabytes (photos): their buffers go back to the kernel.
         pinMallocMmapThreshold(bytes: 128 * 1024)
         let logger = Logger(label: "petspot-relay")
-        // postgres-nio logs every query at debug; those lines say nothing the relay's do not.
-        var databaseLogger = Logger(label: "petspot-relay.postgres")
-        databaseLogger.logLevel = max(level, .notice)
+        let databaseLogger = Logger(label: "petspot-relay.postgres")
         let relay = RelayService(
             settings: .init(box: box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
                             retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
             daemon: DaemonLink(socketPath: settings.socketPath, maxLineBytes: settings.maxAnswerBytes),
-            database: CentralDatabase(url: url, logger: databaseLogger),
+            database: CentralDatabase(target: target, logger: databaseLogger),
             logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: relay, successTerminationBehavior: .gracefullyShutdownGroup,
@@ -123,7 +121,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         }
         if let postgres {
             do {
-                c.postgres = try PostgresURL(parsing: postgres)
+                c.postgres = try PostgresConnectionString(parsing: postgres)
             } catch {
                 throw ConfigurationError("--postgres: \(error.description)")
             }

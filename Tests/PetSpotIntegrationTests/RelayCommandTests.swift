@@ -10,11 +10,13 @@ struct RelayCommandTests {
     }
 
     @Test("bad settings stop the start with one line and exit code 78", arguments: [
-        (["--box", "a"], "petspot-relay: no PostgreSQL URL: give --postgres or the configuration key postgres\n"),
+        (["--box", "a"], "petspot-relay: no PostgreSQL connection string: give --postgres or the configuration key postgres\n"),
         (["--postgres", "postgres://relay:hunter2@db:70000/central"],
-         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the port is not a number from 1 to 65535\n"),
-        (["--postgres", "postgres://relay:c2Vj/cmV0+Zm9v=@db/central"],
-         "petspot-relay: --postgres: the PostgreSQL URL cannot be used: the database name cannot contain \"/\"\n"),
+         "petspot-relay: --postgres: the PostgreSQL connection string cannot be used: a port is not a number from 1 to 65535\n"),
+        (["--postgres", "host=db password=hunter2 dbname"],
+         "petspot-relay: --postgres: the PostgreSQL connection string cannot be used: missing \"=\" after \"dbname\" in connection info string\n"),
+        (["--postgres", "postgres://relay:hunter2@db/central?sslmdoe=require"],
+         "petspot-relay: --postgres: the PostgreSQL connection string cannot be used: invalid URI query parameter: (not shown)\n"),
         (["--postgres", "postgres://u@h/db", "--box", ""], "petspot-relay: --box: the box name must not be empty\n"),
         (["--config", "/nonexistent/relay.json"], "petspot-relay: /nonexistent/relay.json: cannot read the configuration file: No such file or directory\n"),
         (["--postgres", "postgres://u@h/db", "--box", "a", "--log-level", "loud"],

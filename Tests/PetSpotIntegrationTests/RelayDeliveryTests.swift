@@ -106,7 +106,7 @@ struct RelayDeliveryTests {
         try waitUntil("the relay to report PostgreSQL's refusal\n\(relay.log)") { try relay.status().status == 1 }
         #expect(try daemon.relayPending() == 2)
         let refused = try relay.status().stdout
-        #expect(refused.contains("asks for a password and none was given: put it in the URL or in the credential postgres-password"), "\(refused)")
+        #expect(refused.contains("asks for a password and none was given: put it in the connection string, in a password file (~/.pgpass, passfile) or in the credential postgres-password"), "\(refused)")
         try relay.stop()
 
         // The credential, as systemd passes it (an editor's line break at its end).
@@ -117,12 +117,12 @@ struct RelayDeliveryTests {
         try relay.stop()
         #expect(!relay.log.contains(password))
 
-        // A password in the URL as well, or an empty credential: exit 78, the password unsaid.
+        // A password in the connection string as well, or an empty credential: exit 78, the password unsaid.
         let twice = try runProgram(Paths.petspotRelay, ["--postgres", "postgres://relay:c2Vj%2FcmV0%2BZm9v%3D@127.0.0.1:\(postgres.port)/postgres", "--box", "a",
                                                         "--socket", daemon.socketPath],
                                    environment: ["PATH": "/usr/bin:/bin", "CREDENTIALS_DIRECTORY": credentials.path])
         #expect(twice.status == 78)
-        #expect(twice.stderr.contains("the password is given twice, in the PostgreSQL URL and in the credential postgres-password"), "\(twice.stderr)")
+        #expect(twice.stderr.contains("the password is given twice, in the PostgreSQL connection string and in the credential postgres-password"), "\(twice.stderr)")
         #expect(!twice.stderr.contains(password) && !twice.stderr.contains("c2Vj"))
         try "".write(toFile: credential, atomically: true, encoding: .utf8)
         let empty = try runProgram(Paths.petspotRelay, ["--postgres", url, "--box", "a", "--socket", daemon.socketPath],

@@ -35,7 +35,8 @@ struct RelayConfigurationTests {
             "stateFile": "/tmp/state.json", "maxAnswerBytes": 1_048_576,
         ])
         #expect(c.socketPath == "/tmp/p.sock")
-        #expect(c.postgres == PostgresURL(user: "relay", host: "db", database: "central", sslMode: .require))
+        #expect(c.postgres?.text == "postgres://relay@db/central?sslmode=require")
+        #expect(c.postgres?.masked == "user=relay dbname=central host=db sslmode=require")
         #expect(c.box == "kiosk-7")
         #expect(c.batchSize == 500)
         #expect(c.pollInterval == .milliseconds(250))
@@ -53,8 +54,8 @@ struct RelayConfigurationTests {
         (["relay": ["box": "a"]], "relay.json: unknown key \"relay.box\"; known: socket,"),
         (["socket": 5], "relay.json: socket: expected a string, found a number"),
         (["socket": ""], "relay.json: socket: must not be empty"),
-        (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL URL cannot be used: the scheme must be"),
-        (["postgres": "postgres://relay:c2Vj/cmV0@y/z"], "relay.json: postgres: the PostgreSQL URL cannot be used: the database name cannot contain \"/\""),
+        (["postgres": "mysql://x@y/z"], "relay.json: postgres: the PostgreSQL connection string cannot be used: missing \"=\" after (not shown) in connection info string"),
+        (["postgres": "postgres://relay:c2Vj@y:0/z"], "relay.json: postgres: the PostgreSQL connection string cannot be used: a port is not a number from 1 to 65535"),
         (["box": "a\u{7}b"], "relay.json: box: the box name must not contain control characters"),
         (["batchSize": 0], "relay.json: batchSize: 0 is out of range 1...10000"),
         (["maxAnswerBytes": 1_048_575], "relay.json: maxAnswerBytes: 1048575 is out of range 1048576...1073741824"),
@@ -118,7 +119,7 @@ struct RelayConfigurationTests {
 
 @Suite("The password credential")
 struct PasswordCredentialTests {
-    let url = try! PostgresURL(parsing: "postgres://relay@db/central")
+    let url = try! PostgresConnectionString(parsing: "postgres://relay@db/central")
 
     func withCredential(_ contents: String?, _ body: (String) throws -> Void) throws {
         let directory = "/tmp/petspot-credentials-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -134,7 +135,7 @@ struct PasswordCredentialTests {
         try body(directory)
     }
 
-    @Test("no credentials directory, or none named postgres-password: the URL as it is")
+    @Test("no credentials directory, or none named postgres-password: the connection string as it is")
     func absent() throws {
         #expect(try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: nil) == url)
         #expect(try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: "") == url)
@@ -150,7 +151,8 @@ struct PasswordCredentialTests {
     func password(contents: String, password: String) throws {
         try withCredential(contents) { directory in
             let read = try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory)
-            #expect(read.password == password)
+            #expect(read.credentialPassword == password)
+            #expect(read.masked == "user=relay dbname=central host=db password=*** (credential)")
         }
     }
 
@@ -159,8 +161,7 @@ struct PasswordCredentialTests {
         try withCredential("\n") { directory in
             #expect(throws: ConfigurationError.self) { try RelayConfiguration.withCredentialPassword(url, credentialsDirectory: directory) }
         }
-        var withPassword = url
-        withPassword.password = "other"
+        let withPassword = try PostgresConnectionString(parsing: "host=db user=relay password=other")
         try withCredential("s3cret") { directory in
             #expect(throws: ConfigurationError.self) { try RelayConfiguration.withCredentialPassword(withPassword, credentialsDirectory: directory) }
         }
