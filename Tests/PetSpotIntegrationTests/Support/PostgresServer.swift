@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A real PostgreSQL 15 in its own temporary folder, run as the unprivileged `postgres` user
 /// (the tests run as root, which PostgreSQL refuses to be), listening on 127.0.0.1 on a free
@@ -12,6 +13,9 @@ final class PostgresServer {
     let port: Int
     let logPath: String
     let tls: TLSFiles?
+    /// Server settings given at each start (`-c name=value`), never written to the data folder:
+    /// a standby copied from it does not inherit them.
+    let settings: [String]
     private(set) var process: Process?
 
     /// The test CA that signed the server's certificate, and a second CA that signed nothing here.
@@ -22,16 +26,38 @@ final class PostgresServer {
         let serverKey: String
     }
 
-    init(tls: Bool = false) throws {
+    init(tls: Bool = false, settings: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         dataDirectory = directory.appendingPathComponent("data").path
         logPath = directory.appendingPathComponent("postgres.log").path
         port = try Self.freePort()
+        self.settings = settings
         try Self.run("/usr/bin/chown", ["postgres:postgres", directory.path])
         try Self.asPostgres(Self.binaries + "/initdb", ["-D", dataDirectory, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
         self.tls = tls ? try Self.makeCertificates(in: directory) : nil
         try start()
+    }
+
+    /// A hot standby of `primary`, streaming from it (pg_basebackup -R), started; it is
+    /// read-only until `promote()`.
+    init(standbyOf primary: PostgresServer) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        dataDirectory = directory.appendingPathComponent("data").path
+        logPath = directory.appendingPathComponent("postgres.log").path
+        port = try Self.freePort()
+        settings = []
+        tls = nil
+        try Self.run("/usr/bin/chown", ["postgres:postgres", directory.path])
+        try Self.asPostgres(Self.binaries + "/pg_basebackup", ["-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres",
+                                                             "-D", dataDirectory, "-R", "-X", "stream", "--no-sync"])
+        try start()
+    }
+
+    /// Ends recovery: the standby becomes a primary that takes writes (pg_promote waits for it).
+    func promote() throws {
+        #expect(try psql("SELECT pg_promote()") == "t")
     }
 
     /// The URL a relay would be given.
@@ -47,6 +73,7 @@ final class PostgresServer {
         var arguments = ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", Self.binaries + "/postgres",
                          "-D", dataDirectory, "-k", directory.path, "-h", "127.0.0.1,127.0.0.2", "-p", "\(port)",
                          "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=40"]
+        arguments += settings.flatMap { ["-c", $0] }
         if let tls {
             arguments += ["-c", "ssl=on", "-c", "ssl_cert_file=\(tls.serverCertificate)", "-c", "ssl_key_file=\(tls.serverKey)"]
         }
