@@ -3,8 +3,11 @@
 # binaries, starts a scratch PostgreSQL 15 (as the postgres user, on a free loopback port) and
 # petspotd (relay.group root: run as root), files N reports with petspot-load, then starts
 # petspot-relay and times it from its start until the daemon's pending count is 0; checks that
-# PostgreSQL holds each report once.
+# PostgreSQL holds each report once. Reads the relay's private memory (Private_Clean +
+# Private_Dirty of /proc/PID/smaps_rollup) while it delivers (the peak of 50 ms samples) and
+# once it is done.
 #   Benchmarks/run-relay.sh [reports] [batchSize]
+# PHOTOS=n also files n reports with a photo of PHOTO_BYTES (default 1048576) random bytes each.
 # BIN=dir runs the petspotd, petspot-load and petspot-relay found in dir instead of building.
 # PGBIN=dir names PostgreSQL's programs (default /usr/lib/postgresql/15/bin).
 set -euo pipefail
@@ -48,6 +51,32 @@ for _ in $(seq 200); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
 echo "petspot-relay: $(readlink -f "$bin/petspot-relay")"
 echo "== filing $reports reports"
 "$bin/petspot-load" --socket "$dir/petspotd.sock" --submits --reports "$reports" --connections 8 | grep -E "reports filed|submits"
+photos=${PHOTOS:-0}
+if [ "$photos" -gt 0 ]; then
+  echo "== filing $photos reports with a photo of ${PHOTO_BYTES:-1048576} bytes"
+  python3 - "$dir/petspotd.sock" "$photos" "${PHOTO_BYTES:-1048576}" <<'PY'
+import base64, json, os, socket, sys
+path, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+s = socket.socket(socket.AF_UNIX); s.connect(path); f = s.makefile("rb")
+n = 0
+def call(method, params):
+    global n; n += 1
+    s.sendall(json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}).encode() + b"\n")
+    answer = json.loads(f.readline())
+    if "result" not in answer: sys.exit("%s failed: %s" % (method, answer))
+    return answer["result"]
+for i in range(count):
+    photo = base64.b64encode(b"\xff\xd8\xff\xe0" + os.urandom(size - 4)).decode()
+    flow = call("flow.start", {"locale": "en"})["flow"]["id"]
+    for values in ({"chipNumber": "616 09 1234 5678 9"}, {"photo": {"data": photo, "filename": "rex.jpg"}},
+                   {"species": "dog", "race": "Beagle", "gender": "male", "age": "4", "latitude": "52.2296756", "longitude": "21.0122287"},
+                   {"contactPhone": "+48 123 456 789"}):
+        call("flow.update", {"flowId": flow, "values": values})
+        if not call("flow.continue", {"flowId": flow}).get("accepted"): sys.exit("continue refused")
+    call("flow.submit", {"flowId": flow})
+PY
+  reports=$((reports + photos))
+fi
 
 echo "{\"batchSize\": $batch, \"pollIntervalSeconds\": 0.05}" > "$dir/relay.json"
 echo "== relaying, batchSize $batch"
@@ -69,20 +98,33 @@ def status():
     if "result" not in answer: sys.exit("relay.status failed: %s" % answer)
     return answer["result"]
 
+def private_kib(pid):
+    total = 0
+    for line in open("/proc/%d/smaps_rollup" % pid):
+        if line.startswith(("Private_Clean:", "Private_Dirty:")): total += int(line.split()[1])
+    return total
+
 first = status()["pending"]
 if first != expected: sys.exit("the daemon has %d pending reports, not %d" % (first, expected))
 started = time.monotonic()
 p = subprocess.Popen([relay, "--config", d + "/relay.json", "--socket", d + "/petspotd.sock", "--postgres", url,
                       "--box", "bench", "--state-file", d + "/state.json", "--log-level", "notice"],
                      stderr=open(d + "/relay.log", "w"))
+peak = 0
 while True:
+    try: peak = max(peak, private_kib(p.pid))
+    except OSError: pass
     pending = status()["pending"]
     if pending == 0: break
     if p.poll() is not None: sys.exit("petspot-relay exited with %d:\n%s" % (p.returncode, open(d + "/relay.log").read()))
     if time.monotonic() - started > 600: sys.exit("not done after 600 s: %d pending" % pending)
     time.sleep(0.02)
 took = time.monotonic() - started
+time.sleep(1)  # the state file's last write and the acknowledgement's aftermath
+settled = private_kib(p.pid)
+rss = [l for l in open("/proc/%d/status" % p.pid) if l.startswith(("VmRSS", "VmHWM"))]
 p.terminate(); p.wait()
+print("relay private memory: peak %.1f MiB while delivering, %.1f MiB once done (%s)" % (peak / 1024, settled / 1024, ", ".join(" ".join(l.split()) for l in rss)))
 print("reports relayed: %d in %.2f s (from the relay's start, its connect and schema included)" % (expected, took))
 print("relayed: %.0f reports/s" % (expected / took))
 PY

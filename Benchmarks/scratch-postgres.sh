@@ -13,7 +13,7 @@ scratch_postgres_start() {
   setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/postgres.log" -w \
     -o "-h 127.0.0.1 -p $port -k $dir/pg" start >/dev/null
   pgrunning=1
-  url="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+  url="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 }
 
 # May fail (already gone) without cutting a cleanup short under set -e.

@@ -17,6 +17,8 @@ public final class PetSpotConnection: DaemonCalling {
     public let socketPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
+    /// The read buffer's capacity kept between lines; a larger one is let go after its line.
+    static let keptBufferBytes = 1 << 20
     private var nextID = 1
     /// Bounds each call, from its request to the end of its answer, however slowly the bytes
     /// come; a read outside a call waits this long for its line.
@@ -150,7 +152,12 @@ public final class PetSpotConnection: DaemonCalling {
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
+                if buffer.capacity > Self.keptBufferBytes {
+                    // A line of megabytes (a claim with photos) leaves no buffer of its size behind.
+                    buffer = Array(buffer[(newline + 1)...])
+                } else {
+                    buffer.removeSubrange(...newline)
+                }
                 return line
             }
             searched = buffer.count

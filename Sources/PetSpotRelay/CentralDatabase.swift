@@ -48,7 +48,10 @@ public actor CentralDatabase {
         guard !reports.isEmpty else { return WriteOutcome(inserted: 0, alreadyStored: 0) }
         let insert = Self.insertion(reports, box: box, logger: logger)
         let ids = reports.map(\.id)
+        let large = insert.parameters.byteCount > PostgresSession.keptOutputBytes
         return try await withSession { session throws(CentralDatabaseError) in
+            // Photos grew libpq's buffer: let it go with the session, the next batch connects anew.
+            defer { if large { session.close() } }
             let returned = Set(try session.execute(insert.sql, insert.parameters).firstColumn)
             guard returned.count < ids.count else { return WriteOutcome(inserted: returned.count, alreadyStored: 0) }
             // An id RETURNING left out was either there before (ON CONFLICT) or dropped by the

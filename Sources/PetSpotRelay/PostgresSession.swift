@@ -20,6 +20,10 @@ final class PostgresSession: @unchecked Sendable {
     private let notices: NoticeSink
     private var closed = false
 
+    /// libpq's output buffer grows to the largest message sent and never shrinks; a session that
+    /// sent a statement larger than this is closed after it, so that the memory goes back.
+    static let keptOutputBytes = 1 << 20
+
     /// What the relay asks of every connection unless the connection string says otherwise:
     /// its name in pg_stat_activity, and waits that end (libpq waits forever by default).
     static let fallbacks: [(String, String)] = [
@@ -159,6 +163,9 @@ struct PostgresParameters {
     }
 
     var count: Int { ranges.count }
+
+    /// The bytes of every parameter together.
+    var byteCount: Int { bytes.count - 1 }
 
     /// Appends a parameter; returns its placeholder ($1, $2, …).
     @discardableResult
