@@ -148,6 +148,23 @@ public final class PetSpotConnection: DaemonCalling {
     }
 
     private func readLine(until end: ContinuousClock.Instant?) throws(ClientError) -> [UInt8]? {
+        switch try receiveLine(waitingUntil: end, waits: true) {
+        case .line(let line): line
+        case .end, .notYet: nil
+        }
+    }
+
+    private enum Received {
+        case line([UInt8])
+        /// The daemon closed the connection and nothing of a line is left.
+        case end
+        /// No whole line has come yet (only when not waiting).
+        case notYet
+    }
+
+    /// The next line from the buffer, reading the socket for more: waiting until `end` when
+    /// `waits`, else taking only what it holds now.
+    private func receiveLine(waitingUntil end: ContinuousClock.Instant?, waits: Bool) throws(ClientError) -> Received {
         var searched = 0
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -158,7 +175,7 @@ public final class PetSpotConnection: DaemonCalling {
                 } else {
                     buffer.removeSubrange(...newline)
                 }
-                return line
+                return .line(line)
             }
             searched = buffer.count
             guard buffer.count <= maxLineBytes else {
@@ -166,17 +183,25 @@ public final class PetSpotConnection: DaemonCalling {
                 buffer = []
                 throw ClientError("petspotd sent an answer line longer than \(maxLineBytes) bytes (the client's limit); the connection was closed")
             }
-            try wait(for: Int16(POLLIN), until: end)
+            if waits {
+                try wait(for: Int16(POLLIN), until: end)
+            } else {
+                guard fd >= 0 else { throw ClientError("not connected to petspotd") }
+            }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n < 0 {
-                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    if waits { continue }
+                    return .notYet
+                }
                 throw ClientError("reading from petspotd failed: \(Self.lastError())")
             }
             if n == 0 {
-                guard !buffer.isEmpty else { return nil }
+                guard !buffer.isEmpty else { return .end }
                 defer { buffer.removeAll() }
-                return buffer
+                return .line(buffer)
             }
             buffer.append(contentsOf: chunk[..<n])
         }
@@ -189,6 +214,10 @@ public final class PetSpotConnection: DaemonCalling {
 
     private func readValue(until end: ContinuousClock.Instant?) throws(ClientError) -> JSONValue? {
         guard let line = try readLine(until: end) else { return nil }
+        return try Self.parse(line)
+    }
+
+    private static func parse(_ line: [UInt8]) throws(ClientError) -> JSONValue {
         do {
             return try JSONParser.parse(line)
         } catch {
@@ -243,6 +272,35 @@ public final class PetSpotConnection: DaemonCalling {
             }
             return notification
         }
+    }
+
+    /// A notification that needs no waiting: one kept while a call waited for its answer, else
+    /// one whose whole line the socket has brought; nil when none has come whole yet. For a
+    /// caller that polls the socket (`withDescriptor`) alongside other descriptors: ask this
+    /// before each poll, since a line already read into the buffer leaves the socket quiet, and
+    /// again each time the socket is readable.
+    public func notificationIfReady() throws(ClientError) -> DaemonNotification? {
+        if !notifications.isEmpty { return notifications.removeFirst() }
+        switch try receiveLine(waitingUntil: nil, waits: false) {
+        case .notYet:
+            return nil
+        case .end:
+            throw ClientError("petspotd closed the connection")
+        case .line(let line):
+            let value = try Self.parse(line)
+            guard let notification = DaemonNotification(value) else {
+                throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
+            }
+            return notification
+        }
+    }
+
+    /// Forgets the notifications that came while calls waited for their answers. Each of them
+    /// was sent before that answer, so a client whose answers carry what its watches tell (a
+    /// flow method's answer is the whole flow) has newer news in the answer already; what its
+    /// watches send after the answer is kept.
+    public func discardNotificationsBeforeAnswers() {
+        notifications.removeAll()
     }
 
     private static func lastError() -> String {

@@ -19,6 +19,11 @@ struct ReportCommand: ParsableCommand {
             error. After the last field, Enter continues; if something must be corrected, \
             petspotd says what and you start at the first field with an error.
 
+            While it waits for your answer it follows the report on petspotd (flow.watch): \
+            a change made elsewhere by your user (another petspot report, petspot call) \
+            shows at once, with "This report was changed elsewhere."; a report submitted, \
+            cancelled or expired meanwhile ends the command, saying so.
+
             Commands, typed at any prompt:
               :back          go back one step, keeping every value (on step 1: cancel)
               :continue      check this step and go on
@@ -52,6 +57,11 @@ struct ReportCommand: ParsableCommand {
               * On the summary, ":submit" sends the report; the output then shows
                 "Report submitted: ID". The flow id is printed first as "flow: ID".
               * If the input ends before that, the report is cancelled (exit 1).
+              * A change made elsewhere prints the screen again, then
+                "* This report was changed elsewhere." and the prompt again, which the
+                next line answers. Ended elsewhere, the last line says how:
+                "This report was submitted elsewhere: ID" (exit 0), "This report was
+                cancelled elsewhere; …" or "This report expired: …" (exit 1).
 
             The prompts of a whole report, in order:
               chip          chipNumber, continue
@@ -69,8 +79,8 @@ struct ReportCommand: ParsableCommand {
                 '' owner@example.org '' \\
                 :submit | petspot report
 
-            Exit codes: 0 submitted, 1 cancelled or not submitted, 69 petspotd cannot be \
-            reached or went away, 130 Ctrl-C.
+            Exit codes: 0 submitted (here or elsewhere), 1 cancelled (here or elsewhere), \
+            expired or not submitted, 69 petspotd cannot be reached or went away, 130 Ctrl-C.
             """)
 
     @OptionGroup var connection: SocketOption
@@ -98,12 +108,12 @@ struct ReportCommand: ParsableCommand {
             let cancelled = activeFlow.take().map { ActiveFlow.cancel($0, socketPath: socketPath) } ?? false
             let line = (echoedControlC ? "\n" : "") + "petspot: " + (cancelled ? copy.interrupted : "interrupted") + "\n"
             writeToStandardError(line)
-            // _exit: the main thread may hold stdin's lock inside readLine.
+            // _exit: the main thread may be anywhere in a call or a write; exit(3)'s clean-up would race it.
             _exit(128 + signal)
         }
 
         let session = ReportSession(
-            daemon: connection, input: StandardInput(), output: StandardOutput(), renderer: renderer, copy: copy,
+            daemon: connection, notifications: connection, input: StandardInput(), output: StandardOutput(), renderer: renderer, copy: copy,
             maxLineBytes: maxLineBytes, onFlowChange: { activeFlow.set($0) })
         let outcome: ReportSession.Outcome
         do {
@@ -115,9 +125,10 @@ struct ReportCommand: ParsableCommand {
             case .notStarted(let reason): fail("petspot: flow.start: \(reason.message) [\(reason.kind.rawValue)]", code: ExitStatus.failure)
             }
         }
+        // The session has said how it ended, except when the input ran out.
         switch outcome {
-        case .submitted: return
-        case .cancelled: throw ExitCode(ExitStatus.failure)
+        case .submitted, .submittedElsewhere: return
+        case .cancelled, .cancelledElsewhere, .expired: throw ExitCode(ExitStatus.failure)
         case .inputEnded: fail("petspot: " + copy.inputEnded, code: ExitStatus.failure)
         }
     }

@@ -18,6 +18,10 @@ struct ReportCopy: Sendable {
     var submitted: @Sendable (_ reportID: String) -> String
     var showIt: @Sendable (_ reportID: String) -> String
     var cancelled: String
+    var changedElsewhere: String
+    var submittedElsewhere: @Sendable (_ reportID: String?) -> String
+    var cancelledElsewhere: String
+    var expired: String
     var photoUnreadable: @Sendable (_ path: String, _ reason: String) -> String
     var photoTooLarge: @Sendable (_ path: String, _ size: String, _ limit: String) -> String
     var photoUsage: String
@@ -62,6 +66,10 @@ struct ReportCopy: Sendable {
         submitted: { "Report submitted: \($0)" },
         showIt: { "Show it with: petspot reports show \($0)" },
         cancelled: "Report cancelled; nothing was stored.",
+        changedElsewhere: "This report was changed elsewhere.",
+        submittedElsewhere: { id in id.map { "This report was submitted elsewhere: \($0)" } ?? "This report was submitted elsewhere." },
+        cancelledElsewhere: "This report was cancelled elsewhere; nothing was stored.",
+        expired: "This report expired: it was left unfinished too long, and nothing was stored.",
         photoUnreadable: { path, reason in "Cannot read \(path): \(reason)" },
         photoTooLarge: { path, size, limit in "\(path) is \(size), more than petspotd takes in one request (\(limit))." },
         photoUsage: "Write the file's path after :photo, e.g. :photo ~/rex.jpg",
@@ -99,6 +107,10 @@ struct ReportCopy: Sendable {
         submitted: { "Zgłoszenie wysłane: \($0)" },
         showIt: { "Podgląd: petspot reports show \($0)" },
         cancelled: "Zgłoszenie anulowane; nic nie zostało zapisane.",
+        changedElsewhere: "To zgłoszenie zostało zmienione w innym miejscu.",
+        submittedElsewhere: { id in id.map { "To zgłoszenie zostało wysłane w innym miejscu: \($0)" } ?? "To zgłoszenie zostało wysłane w innym miejscu." },
+        cancelledElsewhere: "To zgłoszenie zostało anulowane w innym miejscu; nic nie zostało zapisane.",
+        expired: "To zgłoszenie wygasło: zbyt długo pozostawało niedokończone, nic nie zostało zapisane.",
         photoUnreadable: { path, reason in "Nie można odczytać \(path): \(reason)" },
         photoTooLarge: { path, size, limit in "\(path) ma \(size), więcej niż petspotd przyjmuje w jednym żądaniu (\(limit))." },
         photoUsage: "Po :photo podaj ścieżkę pliku, np. :photo ~/reksio.jpg",

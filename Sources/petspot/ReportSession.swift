@@ -6,7 +6,10 @@ import PetSpotViews
 /// Walks a person through one report: shows each screen the daemon describes, sends what the
 /// person types with `flow.update`, and shows what comes back. The loop knows prompts and
 /// commands, never the flow's rules: which fields there are, what is valid, what a value looks
-/// like and what to say about it all come from the daemon's flow view.
+/// like and what to say about it all come from the daemon's flow view. While it waits for a
+/// line it watches the flow (`flow.watch`), so that a change made elsewhere (another
+/// `petspot report`, the phone app, `petspot call`) shows at once, and a flow submitted,
+/// cancelled or expired elsewhere ends the session.
 final class ReportSession {
     enum Outcome: Equatable {
         case submitted(reportID: String)
@@ -14,6 +17,12 @@ final class ReportSession {
         case cancelled
         /// The input ended first; the flow was cancelled.
         case inputEnded
+        /// Another connection of the flow's owner submitted it (its report id, when the daemon said).
+        case submittedElsewhere(reportID: String?)
+        /// Another connection of the flow's owner cancelled it.
+        case cancelledElsewhere
+        /// It was left idle past the daemon's limit and is gone.
+        case expired
     }
 
     enum Failure: Error {
@@ -27,6 +36,8 @@ final class ReportSession {
 
     private let daemon: DaemonCalling
     private let input: LineInput
+    /// The connection `daemon` calls through, for the flow's watch; nil: no watch.
+    private let notifications: NotificationSource?
     private let output: TextOutput
     private let renderer: ScreenRenderer
     private let copy: ReportCopy
@@ -43,13 +54,16 @@ final class ReportSession {
     private var focusBeforeAlert: ReportFocus?
     private var change = ScreenChange.screen
     private var notices: [Notice] = []
+    /// The flow's watch, while it lasts.
+    private var subscription: String?
 
-    init(daemon: DaemonCalling, input: LineInput, output: TextOutput, renderer: ScreenRenderer, copy: ReportCopy,
-         maxLineBytes: Int? = nil,
+    init(daemon: DaemonCalling, notifications: NotificationSource? = nil, input: LineInput, output: TextOutput,
+         renderer: ScreenRenderer, copy: ReportCopy, maxLineBytes: Int? = nil,
          readPhoto: @escaping (String) throws(PhotoFile.Unreadable) -> PhotoFile = { path throws(PhotoFile.Unreadable) in try PhotoFile.read(typed: path) },
          onFlowChange: @escaping (String?) -> Void = { _ in })
     {
         self.daemon = daemon
+        self.notifications = notifications
         self.input = input
         self.output = output
         self.renderer = renderer
@@ -65,6 +79,7 @@ final class ReportSession {
         case .failure(let error): throw .notStarted(error)
         }
         onFlowChange(view.id)
+        try watchFlow()
         output.write(renderer.opening(view))
         enterStep()
         while true {
@@ -73,14 +88,102 @@ final class ReportSession {
             notices = []
             change = .none
             output.write(renderer.prompt(view, focus: focus))
-            guard let line = input.readLine() else {
+            switch try nextEvent() {
+            case .line(let line):
+                if let outcome = try handle(ReportEntry(line: line)) { return outcome }
+            case .ended:
                 // Nobody is left to finish it: drop the flow rather than leave it to expire.
                 _ = try? call(FlowCancel.self, thisFlow)
                 onFlowChange(nil)
                 return .inputEnded
+            case .changed(let changed):
+                if let outcome = adopt(changed) { return outcome }
             }
-            if let outcome = try handle(ReportEntry(line: line)) { return outcome }
         }
+    }
+
+    // MARK: The watch
+
+    private enum Event {
+        case line(String)
+        case ended
+        /// The flow as a change made elsewhere left it.
+        case changed(FlowView)
+    }
+
+    /// Asks the daemon to tell of every change to the flow. A daemon without watches (before
+    /// protocol 3, `methodNotFound`) or with none left for this connection (`limitExceeded`)
+    /// is used without: the session then shows what its own requests bring back, as before.
+    private func watchFlow() throws(Failure) {
+        guard notifications != nil else { return }
+        switch try call(FlowWatch.self, thisFlow) {
+        case .success(let result):
+            subscription = result.subscription
+            // Only an active flow is taken: an ended one is told again as the watch's last word.
+            if result.flow.isActive { view = result.flow }
+        case .failure(let error):
+            if error.kind == .flowNotFound {
+                onFlowChange(nil)
+                throw .flowGone(error)
+            }
+        }
+    }
+
+    /// The person's next line, or a change to the flow made elsewhere, whichever comes first.
+    private func nextEvent() throws(Failure) -> Event {
+        while true {
+            let changed: FlowChanged.Params?
+            do {
+                switch try input.next(or: subscription == nil ? nil : notifications) {
+                case .line(let line): return .line(line)
+                case .ended: return .ended
+                case .notification(let notification): changed = try notification.reading(FlowChanged.self)
+                }
+            } catch {
+                // Lost while the prompt waits: the last words go on a line of their own.
+                output.write(renderer.leavingPrompt())
+                throw .lost(error)
+            }
+            guard let changed, changed.subscription == subscription else { continue }
+            if changed.isLast { subscription = nil }
+            // A change the session made itself is told too, after its answer: that view is shown
+            // already. (Those told before an answer are dropped with it: see `call`.)
+            if changed.flow == view { continue }
+            return .changed(changed.flow)
+        }
+    }
+
+    /// Shows the flow as it was changed elsewhere, saying so, or ends the session once it has
+    /// ended there.
+    private func adopt(_ changed: FlowView) -> Outcome? {
+        let step = view.step
+        view = changed
+        switch changed.state {
+        case .completed(let reportID):
+            onFlowChange(nil)
+            output.write(renderer.submittedElsewhere(reportID: reportID))
+            return .submittedElsewhere(reportID: reportID)
+        case .cancelled:
+            onFlowChange(nil)
+            output.write(renderer.ended(copy.cancelledElsewhere))
+            return .cancelledElsewhere
+        case .expired:
+            onFlowChange(nil)
+            output.write(renderer.ended(copy.expired))
+            return .expired
+        case .active:
+            break
+        }
+        notices.append(.info(copy.changedElsewhere))
+        if changed.step != step {
+            enterStep()
+            return nil
+        }
+        // The same step: the prompt stays where it was, unless its field is gone or unavailable now.
+        focus = stillThere(focus)
+        focusBeforeAlert = focusBeforeAlert.map(stillThere)
+        change = .screen
+        return nil
     }
 
     // MARK: Input
@@ -252,6 +355,11 @@ final class ReportSession {
     }
 
     private func call<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) throws(Failure) -> Result<M.Result, RPCError> {
+        defer {
+            // What the watch told before this answer is older than the answer's view, which is
+            // shown instead: taken for a change elsewhere, it would put an older screen back.
+            notifications?.discardNotificationsBeforeAnswers()
+        }
         do {
             return try daemon.call(method, params)
         } catch {
@@ -270,6 +378,12 @@ final class ReportSession {
     private func firstFocus() -> ReportFocus {
         if view.step == "summary" { return .summary }
         return view.screen?.fields.first(where: \.enabled).map { .field($0.name) } ?? .proceed
+    }
+
+    /// `focus`, or the step's first prompt when it was on a field this screen no longer offers.
+    private func stillThere(_ focus: ReportFocus) -> ReportFocus {
+        if case .field(let name) = focus, view.field(name)?.enabled != true { return firstFocus() }
+        return focus
     }
 
     /// The next field that takes a value, or the Continue prompt after the last one.

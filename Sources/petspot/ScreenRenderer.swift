@@ -78,6 +78,12 @@ struct ScreenRenderer {
         }
     }
 
+    /// Ends the prompt's line when the session ends without an answer to it: on a terminal the
+    /// cursor is still after the prompt. Plain prompts end their line already.
+    func leavingPrompt() -> String {
+        layout == .plain ? "" : "\n"
+    }
+
     /// A notice to show at once, while the program waits (a location request).
     func immediate(_ notice: Notice) -> String {
         switch layout {
@@ -103,7 +109,25 @@ struct ScreenRenderer {
     }
 
     func cancelled() -> String {
-        layout == .plain ? copy.cancelled + "\n" : "\n " + style.yellow(copy.cancelled) + "\n"
+        ended(copy.cancelled)
+    }
+
+    /// The last words when the flow was submitted on another connection: the report id, when
+    /// the daemon gave it, and how to see the report.
+    func submittedElsewhere(reportID: String?) -> String {
+        let said = copy.submittedElsewhere(reportID)
+        let showIt = reportID.map(copy.showIt)
+        switch layout {
+        case .fullScreen:
+            return "\n " + style.green(style.bold("✓ " + said)) + "\n" + (showIt.map { " " + style.dim($0) + "\n" } ?? "")
+        case .plain:
+            return said + "\n" + (showIt.map { $0 + "\n" } ?? "")
+        }
+    }
+
+    /// The last words when the flow ended without a report: cancelled here or elsewhere, or expired.
+    func ended(_ said: String) -> String {
+        layout == .plain ? said + "\n" : "\n " + style.yellow(said) + "\n"
     }
 
     // MARK: Full screen

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
 import Testing
@@ -182,8 +183,8 @@ struct ReportCommandTests {
         let daemon = try DaemonProcess().start()
         let tmux = try TmuxSession([Paths.petspot, "report", "--socket", daemon.socketPath], directory: daemon.directory)
         try tmux.waitForPrompt("Microchip number (optional)")
+        // While it waits for a line it watches the flow, so the end of the connection shows at once.
         try daemon.kill()
-        try tmux.type("123")
         #expect(try tmux.waitForExit() == 69)
         let screen = try tmux.screen()
         let lines = screen.split(separator: "\n").filter { $0.hasPrefix("petspot:") }
@@ -265,6 +266,100 @@ struct ReportCommandTests {
         let polishFlow = try #require(Self.flowID(in: polish.stdout))
         #expect(try conn.failure("flow.get", ["flowId": .string(polishFlow)]).kind == .flowNotFound)
         #expect(try conn.result("reports.list")["reports"] == [])
+    }
+
+    @Test("through a pipe, waiting for a line: a change made elsewhere shows at once; a cancel elsewhere exits 1, a submit elsewhere 0")
+    func changedElsewhere() throws {
+        let daemon = try DaemonProcess().start()
+        let other = try daemon.connect()
+
+        let cancelled = try PipedReport(daemon)
+        var flowID = try cancelled.flowID()
+        _ = try other.result("flow.update", ["flowId": .string(flowID), "values": ["chipNumber": "616091234567890"]])
+        try cancelled.waitFor("* This report was changed elsewhere.\n? Microchip number (optional) [61609-12345-67890]:\n")
+        _ = try other.result("flow.cancel", ["flowId": .string(flowID)])
+        var ended = try cancelled.waitForExit()
+        #expect(ended.status == 1)
+        #expect(ended.stdout.hasSuffix("[61609-12345-67890]:\nThis report was cancelled elsewhere; nothing was stored.\n"), "\(ended.stdout)")
+        #expect(ended.stderr == "")
+
+        let submitted = try PipedReport(daemon)
+        flowID = try submitted.flowID()
+        try walkToSummary(other, flowID)
+        try submitted.waitFor("? Type :submit to send the report, or :back to change something:\n")
+        let reportID = try #require(try other.result("flow.submit", ["flowId": .string(flowID)])[path: "report", "id"]?.stringValue)
+        ended = try submitted.waitForExit()
+        #expect(ended.status == 0)
+        #expect(ended.stdout.hasSuffix("This report was submitted elsewhere: \(reportID)\nShow it with: petspot reports show \(reportID)\n"), "\(ended.stdout)")
+        #expect(ended.stderr == "")
+    }
+
+    /// `petspot report` with a pipe as stdin that the test keeps open, so that it waits for a
+    /// line the way it waits for a person; what it writes is read as it comes.
+    final class PipedReport {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private let written = NIOLockedValueBox((stdout: "", stderr: "", closed: 0))
+
+        init(_ daemon: DaemonProcess) throws {
+            process.executableURL = URL(fileURLWithPath: Paths.petspot)
+            process.arguments = ["report", "--socket", daemon.socketPath]
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            let written = written
+            for (pipe, isOutput) in [(output, true), (errors, false)] {
+                pipe.fileHandleForReading.readabilityHandler = { handle in
+                    let data = handle.availableData
+                    written.withLockedValue { written in
+                        if data.isEmpty {
+                            handle.readabilityHandler = nil
+                            written.closed += 1
+                        } else if isOutput {
+                            written.stdout += String(decoding: data, as: UTF8.self)
+                        } else {
+                            written.stderr += String(decoding: data, as: UTF8.self)
+                        }
+                    }
+                }
+            }
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+            try? input.fileHandleForWriting.close()
+        }
+
+        var stdout: String { written.withLockedValue { $0.stdout } }
+
+        /// The flow's id, once petspot waits for the first line (and so watches the flow).
+        func flowID() throws -> String {
+            let text = try waitFor("\n? Microchip number (optional) (00000-00000-00000):\n")
+            return try #require(ReportCommandTests.flowID(in: text))
+        }
+
+        @discardableResult
+        func waitFor(_ text: String) throws -> String {
+            var last = ""
+            do {
+                try waitUntil("\"\(text)\" from petspot report") {
+                    last = stdout
+                    return last.contains(text)
+                }
+            } catch {
+                throw TimedOut(description: "\(error)\n--- stdout ---\n\(last)")
+            }
+            return last
+        }
+
+        /// Waits for the end of the program and of its output, with its stdin still open.
+        func waitForExit() throws -> (status: Int32, stdout: String, stderr: String) {
+            try waitUntil("petspot report to exit\n\(stdout)") { !process.isRunning && written.withLockedValue { $0.closed == 2 } }
+            return written.withLockedValue { (process.terminationStatus, $0.stdout, $0.stderr) }
+        }
     }
 
     // MARK: Helpers

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
@@ -69,6 +70,235 @@ struct ReportSessionTests {
         #expect(recorder.requests.dropFirst().allSatisfy { $0.params["flowId"]?.stringValue == flowIDs.first ?? nil })
         #expect(flowIDs.count == 2 && flowIDs.last == .some(nil), "the flow is forgotten once submitted")
         #expect(output.text.hasSuffix("Report submitted: \(reportID)\nShow it with: petspot reports show \(reportID)\n"))
+    }
+
+    // MARK: Changes made elsewhere
+
+    @Test("a session waiting for a line shows a change made to its flow on another connection, once, with a notice")
+    func showsChangeMadeElsewhere() throws {
+        let daemon = try DaemonProcess().start()
+        let typed = try TypedLines()
+        let output = SharedOutput()
+        let running = try RunningSession(daemon, input: typed, output: output)
+        let other = try daemon.connect()
+        let flowID = try running.flowID()
+        #expect(output.count(of: "? Microchip number (optional) (00000-00000-00000):\n") == 1)
+        _ = try other.result("flow.update", ["flowId": .string(flowID), "values": ["chipNumber": "616091234567890"]])
+        try waitUntil("the other connection's chip number on the screen") { output.count(of: "? Microchip number (optional) [61609-12345-67890]:\n") == 1 }
+        #expect(output.text.hasSuffix("* This report was changed elsewhere.\n? Microchip number (optional) [61609-12345-67890]:\n"), "\(output.text)")
+        #expect(output.count(of: "  Microchip number (optional): 61609-12345-67890\n") == 1)
+
+        // The session's own change is told back by the watch too: that is no change elsewhere.
+        typed.send("-")
+        try waitUntil("the chip number cleared") { output.count(of: "? Press Enter to continue:\n") == 1 }
+        _ = try other.result("flow.update", ["flowId": .string(flowID), "values": ["chipNumber": "616 0912 3456 7891"]])
+        try waitUntil("the second change on the screen") { output.count(of: "  Microchip number (optional): 61609-12345-67891\n") == 1 }
+        try waitUntil("the prompt again") { output.count(of: "? Press Enter to continue:\n") == 2 }
+        #expect(output.count(of: "* This report was changed elsewhere.\n") == 2, "\(output.text)")
+
+        // It goes on from the view it was told: Continue takes the other connection's chip number.
+        typed.send("")
+        try waitUntil("the photo step") { output.text.contains("? Animal photo (optional) (path to an image file):\n") }
+        #expect(try other.result("flow.get", ["flowId": .string(flowID)])[path: "flow", "values", "chipNumber"] == "616091234567891")
+        typed.send(":cancel")
+        #expect(try running.outcome() == .cancelled)
+    }
+
+    @Test("a flow submitted, cancelled or expired elsewhere ends the session waiting for a line, saying so")
+    func endedElsewhere() throws {
+        let daemon = try DaemonProcess().start()
+        let other = try daemon.connect()
+
+        let submitted = SharedOutput()
+        let submitting = try RunningSession(daemon, input: try TypedLines(), output: submitted)
+        let flowID = try submitting.flowID()
+        try walkToSummary(other, flowID)
+        let reportID = try #require(try other.result("flow.submit", ["flowId": .string(flowID)])[path: "report", "id"]?.stringValue)
+        #expect(try submitting.outcome() == .submittedElsewhere(reportID: reportID))
+        #expect(submitted.text.hasSuffix("This report was submitted elsewhere: \(reportID)\nShow it with: petspot reports show \(reportID)\n"),
+                "\(submitted.text)")
+        #expect(submitted.text.contains("== Summary =="), "each step the other connection went through was shown")
+        #expect(submitting.flowIDs == [flowID, nil], "Ctrl-C has nothing left to cancel")
+
+        let cancelled = SharedOutput()
+        let cancelling = try RunningSession(daemon, input: try TypedLines(), output: cancelled)
+        _ = try other.result("flow.cancel", ["flowId": .string(try cancelling.flowID())])
+        #expect(try cancelling.outcome() == .cancelledElsewhere)
+        #expect(cancelled.text.hasSuffix("? Microchip number (optional) (00000-00000-00000):\nThis report was cancelled elsewhere; nothing was stored.\n"),
+                "\(cancelled.text)")
+
+        let idle = try DaemonProcess(settings: ["limits": ["flowIdleTimeoutSeconds": 1]]).start()
+        let expired = SharedOutput()
+        let expiring = try RunningSession(idle, input: try TypedLines(), output: expired, locale: .pl)
+        #expect(try expiring.outcome() == .expired)
+        #expect(expired.text.hasSuffix("To zgłoszenie wygasło: zbyt długo pozostawało niedokończone, nic nie zostało zapisane.\n"), "\(expired.text)")
+    }
+
+    /// Forwards to the daemon, but as one older than watches would answer flow.watch.
+    final class NoWatchDaemon: DaemonCalling {
+        let connection: PetSpotConnection
+        private(set) var methods: [String] = []
+
+        init(_ connection: PetSpotConnection) {
+            self.connection = connection
+        }
+
+        func call(_ method: String, _ params: JSONObject) throws(ClientError) -> Result<JSONValue, RPCError> {
+            methods.append(method)
+            if method == "flow.watch" { return .failure(RPCError(.methodNotFound, "no method \"flow.watch\"", parameter: "method")) }
+            return try connection.call(method, params)
+        }
+    }
+
+    @Test("a daemon without flow.watch (methodNotFound): the session goes on without watching")
+    func withoutWatches() throws {
+        let daemon = try DaemonProcess().start()
+        let older = NoWatchDaemon(try daemon.connect())
+        let output = CapturedOutput()
+        let session = ReportSession(daemon: older, notifications: older.connection, input: ScriptedInput(["616 0912 3456 7890", "", ":cancel"]),
+                                    output: output, renderer: ScreenRenderer(layout: .plain, style: .plain, copy: .english), copy: .english)
+        #expect(try session.run(locale: .en) == .cancelled)
+        #expect(older.methods == ["flow.start", "flow.watch", "flow.update", "flow.continue", "flow.cancel"])
+        #expect(output.text.contains("? Animal photo (optional) (path to an image file):\n"))
+        #expect(!output.text.contains("elsewhere"))
+    }
+
+    @Test("stdin's own line reader: several lines in one read, \\r\\n, a last line without newline; a line read ahead is ready at once")
+    func standardInputLines() throws {
+        let typed = try TypedLines()
+        // A watch that never speaks, so that every wait polls stdin and the connection together:
+        // a line already in the buffer must be taken without waiting for more input.
+        let quiet = try QuietSource()
+        typed.write("one\r\ntwo\n\nthr")
+        #expect(try typed.input.next(or: quiet) == .line("one"))
+        #expect(try typed.input.next(or: quiet) == .line("two"))
+        #expect(try typed.input.next(or: quiet) == .line(""))
+        typed.write("ee\r")
+        typed.close()
+        #expect(try typed.input.next(or: quiet) == .line("three"))
+        #expect(try typed.input.next(or: quiet) == .ended)
+        #expect(try typed.input.next(or: nil) == .ended)
+    }
+
+    /// Lines typed into a pipe the session reads as its stdin, one at a time, when the test says.
+    final class TypedLines: @unchecked Sendable {
+        let input: StandardInput
+        private let readEnd: Int32
+        private let writeEnd = NIOLockedValueBox<Int32>(-1)
+
+        init() throws {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw TimedOut(description: "pipe: \(String(cString: strerror(errno)))") }
+            readEnd = ends[0]
+            writeEnd.withLockedValue { $0 = ends[1] }
+            input = StandardInput(descriptor: readEnd)
+        }
+
+        func send(_ line: String) {
+            write(line + "\n")
+        }
+
+        func write(_ text: String) {
+            writeEnd.withLockedValue { fd in
+                let bytes = Array(text.utf8)
+                #expect(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
+            }
+        }
+
+        /// The end of the input.
+        func close() {
+            writeEnd.withLockedValue { fd in
+                if fd >= 0 { Glibc.close(fd) }
+                fd = -1
+            }
+        }
+
+        deinit {
+            close()
+            Glibc.close(readEnd)
+        }
+    }
+
+    /// A notification source that has nothing to tell, and after 10 s fails the read, so that a
+    /// reader that waits when it should not ends the test instead of hanging it.
+    final class QuietSource: NotificationSource, @unchecked Sendable {
+        private let ends: [Int32]
+
+        init() throws {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw TimedOut(description: "pipe: \(String(cString: strerror(errno)))") }
+            self.ends = ends
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) { [self] in
+                var byte: UInt8 = 1
+                _ = Glibc.write(self.ends[1], &byte, 1)
+            }
+        }
+
+        func notificationIfReady() throws(ClientError) -> DaemonNotification? {
+            var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 0) > 0 { throw ClientError("no line came within 10 s") }
+            return nil
+        }
+
+        var notificationDescriptor: Int32 { ends[0] }
+
+        func discardNotificationsBeforeAnswers() {}
+
+        deinit {
+            Glibc.close(ends[0])
+            Glibc.close(ends[1])
+        }
+    }
+
+    /// What the session writes, read by the test while the session runs on its thread.
+    final class SharedOutput: TextOutput, Sendable {
+        private let written = NIOLockedValueBox("")
+
+        func write(_ text: String) {
+            written.withLockedValue { $0 += text }
+        }
+
+        var text: String { written.withLockedValue { $0 } }
+
+        func count(of line: String) -> Int {
+            text.components(separatedBy: line).count - 1
+        }
+    }
+
+    /// A plain-mode session on its own connection, run on a thread of its own as `petspot report`
+    /// runs it on the main thread, blocked in its waits while the test acts.
+    final class RunningSession: @unchecked Sendable {
+        private let state = NIOLockedValueBox<(flowIDs: [String?], outcome: Result<ReportSession.Outcome, ReportSession.Failure>?)>(([], nil))
+        private let output: SharedOutput
+
+        init(_ daemon: DaemonProcess, input: TypedLines, output: SharedOutput, locale: FlowLocale = .en) throws {
+            self.output = output
+            let connection = try daemon.connect()
+            let state = state
+            let session = ReportSession(daemon: connection, notifications: connection, input: input.input, output: output,
+                                        renderer: ScreenRenderer(layout: .plain, style: .plain, copy: .forLocale(locale)),
+                                        copy: .forLocale(locale), onFlowChange: { id in state.withLockedValue { $0.flowIDs.append(id) } })
+            nonisolated(unsafe) let unsafeSession = session
+            Thread {
+                let outcome = Result { () throws(ReportSession.Failure) in try unsafeSession.run(locale: locale) }
+                // The input is the test's to close; the connection is the session's.
+                state.withLockedValue { $0.outcome = outcome }
+                withExtendedLifetime(input) {}
+            }.start()
+        }
+
+        var flowIDs: [String?] { state.withLockedValue { $0.flowIDs } }
+
+        /// The flow the session started, once it waits for the first line (and so watches it).
+        func flowID() throws -> String {
+            try waitUntil("the first prompt") { output.text.contains("\n? ") }
+            return try #require(flowIDs.first ?? nil)
+        }
+
+        func outcome() throws -> ReportSession.Outcome {
+            try waitUntil("the session to end") { state.withLockedValue { $0.outcome != nil } }
+            return try state.withLockedValue { $0.outcome! }.get()
+        }
     }
 
     @Test("the renderer shows what the view says: labels, values, errors, helpers, counter, options, toast and alert")

@@ -24,6 +24,12 @@ func fileReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", 
 func prepareReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9", locale: String = "en", description: String = "Brown collar") throws -> String {
     let flow = try conn.result("flow.start", ["locale": .string(locale)])["flow"]!
     let id = flow["id"]!.stringValue!
+    try walkToSummary(conn, id, chip: chip, description: description)
+    return id
+}
+
+/// Fills in the flow `id` (on its first step) with valid values up to the summary.
+func walkToSummary(_ conn: PetSpotConnection, _ id: String, chip: String = "616 09 1234 5678 9", description: String = "Brown collar") throws {
     let flowID = JSONValue.string(id)
     _ = try conn.result("flow.update", ["flowId": flowID, "values": ["chipNumber": .string(chip)]])
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
@@ -37,7 +43,6 @@ func prepareReport(_ conn: PetSpotConnection, chip: String = "616 09 1234 5678 9
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
     _ = try conn.result("flow.update", ["flowId": flowID, "values": ["contactPhone": "+48 (12) 345-67-89", "contactEmail": " owner@example.org "]])
     try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
-    return id
 }
 
 struct NotAccepted: Error, CustomStringConvertible {
