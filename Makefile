@@ -29,15 +29,22 @@ deps:
 STATIC_SCRATCH ?= .build-static
 STATIC_BIN := $(STATIC_SCRATCH)/bin
 # --disable-local-rpath: no RUNPATH ($$ORIGIN) at all, the programs need no library beside them;
-# -z now: relocations resolved at start and then read-only (Debian's bindnow hardening).
-STATIC_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now --scratch-path $(STATIC_SCRATCH)
+# -z now: relocations resolved at start and then read-only (Debian's bindnow hardening);
+# --no-export-dynamic: no table of every Swift symbol for dlopen'ed code that never comes
+# (SwiftPM exports them for tests of executables), 1.3 MB less per program.
+STATIC_LINK := --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
+STATIC_FLAGS := -c release $(STATIC_LINK) --scratch-path $(STATIC_SCRATCH)
+# The relay waits on the network and PostgreSQL, never on its own code: it is built for size
+# (-Osize, 0.8 MB less), in a scratch folder of its own so that petspotd keeps -O.
+STATIC_RELAY_FLAGS := -c release $(STATIC_LINK) -Xswiftc -Osize --scratch-path $(STATIC_SCRATCH)-relay
 static: deps
 	$(SWIFT) build $(STATIC_FLAGS) --product petspotd
 	$(SWIFT) build $(STATIC_FLAGS) --product petspot
-	$(SWIFT) build $(STATIC_FLAGS) --product petspot-relay
-	@bin="$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path)"; set -e; \
+	$(SWIFT) build $(STATIC_RELAY_FLAGS) --product petspot-relay
+	@bin="$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path)"; relay_bin="$$($(SWIFT) build $(STATIC_RELAY_FLAGS) --show-bin-path)"; set -e; \
 	mkdir -p $(STATIC_BIN); \
-	for p in petspotd petspot petspot-relay; do strip --strip-all -o $(STATIC_BIN)/$$p.tmp "$$bin/$$p" && mv $(STATIC_BIN)/$$p.tmp $(STATIC_BIN)/$$p; done
+	for p in petspotd petspot; do strip --strip-all -o $(STATIC_BIN)/$$p.tmp "$$bin/$$p" && mv $(STATIC_BIN)/$$p.tmp $(STATIC_BIN)/$$p; done; \
+	strip --strip-all -o $(STATIC_BIN)/petspot-relay.tmp "$$relay_bin/petspot-relay" && mv $(STATIC_BIN)/petspot-relay.tmp $(STATIC_BIN)/petspot-relay
 	scripts/check-self-contained $(STATIC_BIN)/petspotd $(STATIC_BIN)/petspot $(STATIC_BIN)/petspot-relay
 
 # The Debian package, built by debhelper from debian/: dist/petspotd_<version>_<arch>.deb, then
