@@ -4,7 +4,8 @@ import PetSpotJSON
 
 /// The central PostgreSQL: one libpq connection, made on first use and again after it broke,
 /// with the schema brought up to date each time it is made. libpq blocks, so every call runs on
-/// this database's own thread (an `NIOThreadPool` of one); the actor keeps them one at a time.
+/// this database's own thread (an `NIOThreadPool` of one), which also keeps them one at a time:
+/// the actor is reentrant across those waits, and the relay makes one call at a time anyway.
 public actor CentralDatabase {
     public let target: PostgresConnectionString
     private let logger: Logger
@@ -131,9 +132,9 @@ public actor CentralDatabase {
     private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {
         let current = session
         let target = target, logger = logger
-        let outcome: Result<(PostgresSession, T), CentralDatabaseError>
+        let outcome: Result<(PostgresSession?, T), CentralDatabaseError>
         do {
-            outcome = try await thread.runIfActive { () -> Result<(PostgresSession, T), CentralDatabaseError> in
+            outcome = try await thread.runIfActive { () -> Result<(PostgresSession?, T), CentralDatabaseError> in
                 do throws(CentralDatabaseError) {
                     let session: PostgresSession
                     if let current, current.isUsable {
@@ -142,7 +143,9 @@ public actor CentralDatabase {
                         session = try Self.connected(target, logger: logger)
                     }
                     do throws(CentralDatabaseError) {
-                        return .success((session, try body(session)))
+                        let value = try body(session)
+                        // Kept only while it can serve the next call (not closed after a large batch).
+                        return .success((session.isUsable ? session : nil, value))
                     } catch {
                         // After a failure the session is suspect (broken, or inside an aborted
                         // transaction): a new one costs a connect, a wrong one could cost a report.
@@ -157,8 +160,8 @@ public actor CentralDatabase {
             throw CentralDatabaseError(kind: .unreachable, "the relay is stopping")
         }
         switch outcome {
-        case .success(let (used, value)):
-            session = used
+        case .success(let (kept, value)):
+            session = kept
             return value
         case .failure(let error):
             session = nil

@@ -31,6 +31,8 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
         let lower = said.lowercased()
         if lower.contains("no password supplied") {
             self.init(kind: .server, "PostgreSQL at \(at) asks for a password and none was given: put it in the connection string, in a password file (~/.pgpass, passfile) or in the credential \(RelayConfiguration.passwordCredential) (docs/OPERATIONS.md)")
+        } else if Self.outage(lower) {
+            self.init(kind: .unreachable, "cannot reach PostgreSQL at \(at): \(said)")
         } else if lower.contains("does not support ssl") {
             self.init(kind: .tls, "TLS refused: the PostgreSQL server at \(at) does not offer TLS (sslmode=\(target.value("sslmode") ?? "prefer"))")
         } else if lower.contains("certificate verify failed") {
@@ -42,9 +44,9 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
             self.init(kind: .tls, "TLS refused: sslrootcert \(roots) cannot be read: \(said)")
         } else if lower.contains("root certificate file") {
             self.init(kind: .tls, "TLS refused: sslmode=\(target.value("sslmode") ?? "verify-full") needs the CA that signed the server's certificate: give sslrootcert=FILE, or put it in ~/.postgresql/root.crt: \(said)")
-        } else if lower.contains("ssl") || lower.contains("certificate") {
+        } else if Self.tlsPhrases.contains(where: lower.contains) {
             self.init(kind: .tls, "TLS refused by or for the PostgreSQL server at \(at): \(said)")
-        } else if lower.contains("fatal:"), !Self.outage(lower) {
+        } else if lower.contains("fatal:") || lower.contains("session is read-only") {
             self.init(kind: .server, "PostgreSQL at \(at) refused the relay: \(said)")
         } else {
             self.init(kind: .unreachable, "cannot reach PostgreSQL at \(at): \(said)")
@@ -52,25 +54,33 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A statement that failed: the server's message and SQLSTATE, or libpq's when the
-    /// connection itself broke.
+    /// connection itself broke (`broken`: also a standby that no longer takes writes).
     init(failed message: String, sqlState: String?, at server: String, broken: Bool = false) {
         let said = Self.oneLine(message)
         let state = sqlState.map { " (SQLSTATE \($0))" } ?? ""
-        // A server shutting down (57P01 on a fast stop), a broken connection (08…), one out of
-        // resources (53…, too many connections) or a read-only one after a failover (25006) is
-        // an outage, not a refusal.
-        if broken || sqlState == nil || sqlState == "25006" || ["57", "08", "53"].contains(sqlState.map { String($0.prefix(2)) } ?? "") {
+        // A server shutting down (57P01 on a fast stop), a broken connection (08…) or one out of
+        // resources (53…, too many connections) is an outage, not a refusal.
+        if broken || sqlState == nil || ["57", "08", "53"].contains(sqlState.map { String($0.prefix(2)) } ?? "") {
             self.init(kind: .unreachable, "PostgreSQL at \(server) is not available: \(said)\(state)")
         } else {
             self.init(kind: .server, "PostgreSQL at \(server) refused: \(said)\(state)")
         }
     }
 
-    /// A server that is starting, stopping, recovering, full, or not the primary: waiting mends it.
+    /// A server that is starting, stopping, recovering, full or a standby, or a network that
+    /// failed: waiting mends it. Checked before any TLS wording, which a reset connection
+    /// ("SSL SYSCALL error") or a host's name may also hold.
     private static func outage(_ lower: String) -> Bool {
-        ["starting up", "shutting down", "recovery mode", "too many clients", "terminating connection",
-         "read-only", "hot standby", "not yet accepting connections"].contains { lower.contains($0) }
+        ["starting up", "shutting down", "recovery mode", "too many clients", "remaining connection slots",
+         "too many connections", "terminating connection", "hot standby", "not yet accepting connections",
+         "connection refused", "timeout expired", "could not translate host name", "no route to host",
+         "network is unreachable", "ssl syscall error", "server closed the connection", "could not receive data",
+         "could not send data", "connection reset", "connection timed out"].contains { lower.contains($0) }
     }
+
+    /// libpq's own words for a TLS failure (not any "ssl" in the text: a host may be called so).
+    private static let tlsPhrases = ["ssl error", "ssl negotiation", "sslmode value", "server certificate",
+                                     "channel binding", "could not load private key", "could not open certificate"]
 
     /// libpq's multi-line text on one line: log lines and the state file hold one line each.
     static func oneLine(_ message: String) -> String {

@@ -39,6 +39,11 @@ public struct PostgresConnectionString: Sendable, Equatable {
         }
         self.text = text
         self.parameters = parameters
+        // libpq ends a URL's user part at the first "@" or "/": an unencoded "@" in a password
+        // leaves the rest of the password in the host, port or database name, which are shown.
+        for keyword in ["host", "hostaddr", "port", "dbname"] where value(keyword)?.contains("@") == true {
+            throw PostgresConnectionStringError(problem: "an \"@\" is left after the user part; percent-encode @, / and ? in a URL's password (%40, %2F, %3F)")
+        }
         if let ports = value("port") {
             // libpq reads a port only when it connects; a typo should stop the start instead.
             for port in ports.split(separator: ",", omittingEmptySubsequences: false) where !port.isEmpty {

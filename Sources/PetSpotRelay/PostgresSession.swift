@@ -32,6 +32,11 @@ final class PostgresSession: @unchecked Sendable {
         ("keepalives_idle", "30"),
         ("keepalives_interval", "10"),
         ("keepalives_count", "3"),
+        // Keepalives say nothing while sent data waits for its acknowledgement: a batch sent
+        // to a peer that vanished would otherwise wait for the kernel's retries (~15 min).
+        ("tcp_user_timeout", "60000"),
+        // Of several hosts, the one that takes writes; the relay writes nothing anywhere else.
+        ("target_session_attrs", "read-write"),
     ]
 
     /// Connects, trying each host of the string as libpq does; throws what libpq said.
@@ -62,7 +67,8 @@ final class PostgresSession: @unchecked Sendable {
         // libpq prints the server's notices on stderr unless told where they go.
         PQsetNoticeReceiver(connection, { context, result in
             guard let context, let result, let text = PQresultErrorMessage(result) else { return }
-            Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue().received(String(cString: text))
+            let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))).map { String(cString: $0) }
+            Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue().received(String(cString: text), warning: severity == "WARNING")
         }, Unmanaged.passUnretained(notices).toOpaque())
     }
 
@@ -79,13 +85,14 @@ final class PostgresSession: @unchecked Sendable {
 
     /// The server this session reached, as host:port.
     var server: String {
+        guard !closed else { return "?" }
         let host = PQhost(connection).map { String(cString: $0) } ?? "?"
         let port = PQport(connection).map { String(cString: $0) } ?? "?"
         return "\(host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : host):\(port)"
     }
 
     /// False once the connection broke: the next call needs a new session.
-    var isUsable: Bool { !closed && PQstatus(connection) == CONNECTION_OK }
+    var isUsable: Bool { !closed && PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE }
 
     /// Runs SQL without parameters (one or more statements; the rows of the last).
     @discardableResult
@@ -125,7 +132,11 @@ final class PostgresSession: @unchecked Sendable {
             let sqlState = PQresultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Self.messageField).map { String(cString: $0) }
             let message = primary ?? String(cString: PQresultErrorMessage(result))
-            throw CentralDatabaseError(failed: message, sqlState: sqlState, at: server, broken: !isUsable)
+            // Read-only (25006) is an outage on a standby, which a failover may promote, and a
+            // refusal anywhere else (a role or database with default_transaction_read_only).
+            let standby = PQparameterStatus(connection, "in_hot_standby").map { String(cString: $0) } == "on"
+            let broken = PQstatus(connection) != CONNECTION_OK || (sqlState == "25006" && standby)
+            throw CentralDatabaseError(failed: message, sqlState: sqlState, at: server, broken: broken)
         }
     }
 
@@ -133,12 +144,15 @@ final class PostgresSession: @unchecked Sendable {
     private static let sqlStateField = Int32(UInt8(ascii: "C"))
     private static let messageField = Int32(UInt8(ascii: "M"))
 
-    /// The server's NOTICE and WARNING messages, into the relay's log at debug level.
+    /// The server's notices into the relay's log: a WARNING at warning level (among them
+    /// "canceling wait for synchronous replication", a commit not yet on the standby), the
+    /// rest at debug.
     private final class NoticeSink {
         let logger: Logger
         init(logger: Logger) { self.logger = logger }
-        func received(_ text: String) {
-            logger.debug("PostgreSQL says: \(text.split(whereSeparator: \.isNewline).joined(separator: "; "))")
+        func received(_ text: String, warning: Bool) {
+            let line = "PostgreSQL says: \(text.split(whereSeparator: \.isNewline).joined(separator: "; "))"
+            if warning { logger.warning("\(line)") } else { logger.debug("\(line)") }
         }
     }
 }

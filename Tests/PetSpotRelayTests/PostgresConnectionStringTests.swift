@@ -34,6 +34,8 @@ struct PostgresConnectionStringTests {
         ("postgres://relay:hunter2@db:0/central", "a port is not a number from 1 to 65535"),
         ("postgres://relay:hunter2@db:70000/central", "a port is not a number from 1 to 65535"),
         ("host=db1,db2 port=5432,x password=hunter2", "a port is not a number from 1 to 65535"),
+        ("postgresql://relay:hunter2@hunter3@db/central", "an \"@\" is left after the user part; percent-encode @, / and ? in a URL's password (%40, %2F, %3F)"),
+        ("postgresql://relay:hunter2/hunter3@db/central", "an \"@\" is left after the user part; percent-encode @, / and ? in a URL's password (%40, %2F, %3F)"),
     ])
     func refuses(_ text: String, _ problem: String) {
         do {
