@@ -133,7 +133,7 @@ struct InstallTests {
         let check = try runProgram(root.appendingPathComponent("usr/sbin/petspot-relay").path,
                                    ["--config", installed.path, "--box", "test"])
         #expect(check.status == 78)
-        #expect(check.stderr.contains("no PostgreSQL URL"), "\(check.stderr)")
+        #expect(check.stderr.contains("no PostgreSQL connection string"), "\(check.stderr)")
 
         try #"{"batchSize":10}"#.write(to: installed, atomically: true, encoding: .utf8)
         let again = try make(["install-relay", "DESTDIR=\(root.path)", "PREFIX=/usr"])
