@@ -61,7 +61,7 @@ let package = Package(
         ]),
         // Log lines on standard error that journald reads with their priorities: the daemon's
         // and the relay's.
-        .target(name: "PetSpotLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "PetSpotLogging", dependencies: ["PetSpotSystem", .product(name: "Logging", package: "swift-log")]),
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
         .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol", "PetSpotViews"]),
         .executableTarget(name: "petspotd", dependencies: [
@@ -80,7 +80,7 @@ let package = Package(
         // connection string, the central schema and its writer, the delivery loop, backoff,
         // status. Like petspotd it needs FoundationEssentials at most, not Foundation's ICU.
         .target(name: "PetSpotRelay", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "CLibPQ",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging", "CLibPQ",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

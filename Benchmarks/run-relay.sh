@@ -14,39 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 reports=${1:-10000}
 batch=${2:-100}
-if [ "$(id -u)" != 0 ]; then echo "run as root: petspotd's relay.group is root here, and PostgreSQL runs as postgres" >&2; exit 1; fi
 RELEASE_PRODUCTS="petspotd petspot-load petspot-relay"
-source Benchmarks/release-bin.sh
-dir=$(mktemp -d)
-chmod 755 "$dir"
-daemon="" relay=""
-source Benchmarks/scratch-postgres.sh
-# Every step may fail (a program already gone) without cutting the cleanup short under set -e.
-cleanup() {
-  if [ -n "$relay" ]; then kill "$relay" 2>/dev/null || true; fi
-  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
-  scratch_postgres_stop
-  wait 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-
+source Benchmarks/relay-bench.sh
 scratch_postgres_start
-
-python3 - "$dir" <<'PY'
-import json, sys
-d = sys.argv[1]
-c = json.load(open("config/petspotd.json"))
-c.setdefault("relay", {})["group"] = "root"
-json.dump(c, open(d + "/petspotd.json", "w"))
-PY
-cp config/species.json "$dir/species.json"
-"$bin/petspotd" --config "$dir/petspotd.json" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
-  --location-providers simulated --log-level warning --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000 \
-  2>"$dir/petspotd.log" &
-daemon=$!
-for _ in $(seq 200); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
-[ -S "$dir/petspotd.sock" ] || { echo "petspotd did not start" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
+start_daemon "" --location-providers simulated --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000
 
 echo "petspot-relay: $(readlink -f "$bin/petspot-relay")"
 echo "== filing $reports reports"

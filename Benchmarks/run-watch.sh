@@ -14,38 +14,13 @@ cd "$(dirname "$0")/.."
 watchers=${1:-1000}
 moves=${2:-20}
 reports=${3:-30}
-if [ "$(id -u)" != 0 ]; then echo "run as root: petspotd's relay.group is root here, and PostgreSQL runs as postgres" >&2; exit 1; fi
 RELEASE_PRODUCTS="petspotd petspot-relay"
-source Benchmarks/release-bin.sh
-dir=$(mktemp -d)
-chmod 755 "$dir"
-daemon="" relay=""
-source Benchmarks/scratch-postgres.sh
-cleanup() {
-  if [ -n "$relay" ]; then kill "$relay" 2>/dev/null || true; fi
-  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
-  scratch_postgres_stop
-  wait 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+source Benchmarks/relay-bench.sh
 # One user holds every watcher's connection and descriptor.
 ulimit -n "$(ulimit -Hn)"
-
-python3 - "$dir" <<'PY'
-import json, sys
-d = sys.argv[1]
-c = json.load(open("config/petspotd.json"))
-c.setdefault("relay", {})["group"] = "root"
-c["location"] = {"providers": ["simulated"], "simulated": {"mode": "fix", "position": [52.1, 21.1], "track": [[52.1, 21.1], [52.2, 21.2]]}}
-json.dump(c, open(d + "/petspotd.json", "w"))
-PY
-cp config/species.json "$dir/species.json"
-"$bin/petspotd" --config "$dir/petspotd.json" --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
-  --log-level warning --limit maxConnections=$((watchers + 64)) 2>"$dir/petspotd.log" &
-daemon=$!
-for _ in $(seq 200); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
-[ -S "$dir/petspotd.sock" ] || { echo "petspotd did not start" >&2; cat "$dir/petspotd.log" >&2; exit 1; }
+# The simulated track is the configured position, then the track: A, A, B, A, A, B, …
+start_daemon '{"providers": ["simulated"], "simulated": {"mode": "fix", "position": [52.1, 21.1], "track": [[52.1, 21.1], [52.2, 21.2]]}}' \
+  --limit maxConnections=$((watchers + 64))
 
 echo "petspotd: $(readlink -f "$bin/petspotd")"
 echo "== fan-out: $watchers watchers, $moves moves"

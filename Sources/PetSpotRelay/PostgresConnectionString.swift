@@ -29,13 +29,10 @@ public struct PostgresConnectionString: Sendable, Equatable {
         }
         defer { PQconninfoFree(options) }
         var parameters: [Parameter] = []
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val {
-                let secret = option.pointee.dispchar.map { String(cString: $0) } == "*"
-                parameters.append(Parameter(keyword: String(cString: keyword), value: String(cString: value), isSecret: secret))
-            }
-            option += 1
+        Self.forEach(in: options) { option in
+            guard let value = option.val else { return }
+            let secret = option.dispchar.map { String(cString: $0) } == "*"
+            parameters.append(Parameter(keyword: String(cString: option.keyword), value: String(cString: value), isSecret: secret))
         }
         self.text = text
         self.parameters = parameters
@@ -85,8 +82,7 @@ public struct PostgresConnectionString: Sendable, Equatable {
         }
         return hosts.enumerated().map { index, host in
             let port = ports.count == hosts.count ? ports[index] : (ports.first ?? "")
-            let shown = host.isEmpty ? "localhost" : (host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : host)
-            return "\(shown):\(port.isEmpty ? "5432" : port)"
+            return Self.server(host: host.isEmpty ? "localhost" : host, port: port.isEmpty ? "5432" : port)
         }.joined(separator: ",")
     }
 
@@ -126,16 +122,26 @@ public struct PostgresConnectionString: Sendable, Equatable {
         text.count == 1 && text.allSatisfy { $0.isASCII && ($0.isPunctuation || $0.isSymbol) }
     }
 
+    /// host:port as messages show a server, an IPv6 address in brackets.
+    static func server(host: String, port: String) -> String {
+        "\(host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Calls `body` with each option of a PQconninfoOption array, up to the one without a keyword.
+    private static func forEach(in options: UnsafeMutablePointer<PQconninfoOption>, _ body: (PQconninfoOption) -> Void) {
+        var option = options
+        while option.pointee.keyword != nil {
+            body(option.pointee)
+            option += 1
+        }
+    }
+
     /// Every keyword this libpq knows (PQconndefaults).
     static let keywords: Set<String> = {
         var names: Set<String> = []
         guard let defaults = PQconndefaults() else { return names }
         defer { PQconninfoFree(defaults) }
-        var option = defaults
-        while let keyword = option.pointee.keyword {
-            names.insert(String(cString: keyword))
-            option += 1
-        }
+        forEach(in: defaults) { names.insert(String(cString: $0.keyword)) }
         return names
     }()
 }

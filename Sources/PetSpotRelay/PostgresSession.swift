@@ -88,7 +88,7 @@ final class PostgresSession: @unchecked Sendable {
         guard !closed else { return "?" }
         let host = PQhost(connection).map { String(cString: $0) } ?? "?"
         let port = PQport(connection).map { String(cString: $0) } ?? "?"
-        return "\(host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : host):\(port)"
+        return PostgresConnectionString.server(host: host, port: port)
     }
 
     /// False once the connection broke: the next call needs a new session.

@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import Logging
 import PetSpotProtocol
+import PetSpotLogging
 import PetSpotSystem
 import ServiceLifecycle
 
@@ -90,8 +91,10 @@ public final class RelayService: Service, Sendable {
             guard !due.isEmpty else {
                 await recorder.settle()
                 if !startupPagesReleased {
+                    // What only the start and the first deliveries ran: most of a 20 MB program
+                    // file would otherwise stay resident, counted as the relay's own memory.
                     startupPagesReleased = true
-                    releaseStartupPages()
+                    StartupPages.release(logger: logger)
                 }
                 // Until reports are filed (relay.pending), or the poll's safety net.
                 await cancelWhenGracefulShutdown { [filed, settings] in await filed.waitForFiled(atMost: settings.pollInterval) }
@@ -136,18 +139,6 @@ public final class RelayService: Service, Sendable {
         await database.close()
         await daemon.shutdown()
         logger.notice("relay stopped")
-    }
-
-    /// Hands back the program file's pages that only the start and the first deliveries ran
-    /// (`StartupPages`), once the relay first has nothing to do: most of a 20 MB program file
-    /// would otherwise stay resident, counted as the relay's own memory.
-    private func releaseStartupPages() {
-        do {
-            let released = try StartupPages.release()
-            logger.info("startup pages released", metadata: ["mappings": "\(released.mappings)", "bytes": "\(released.bytes)"])
-        } catch {
-            logger.warning("startup pages kept", metadata: ["error": "\(error)"])
-        }
     }
 
     /// How long a stop waits for the acknowledgement of a batch already stored centrally: under

@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import Logging
+import PetSpotLogging
 import PetSpotSystem
 import ServiceLifecycle
 
@@ -14,12 +15,7 @@ struct StartupPagesService: Service {
 
     func run() async {
         for await _ in AsyncTimerSequence(interval: after, clock: clock).cancelOnGracefulShutdown() {
-            do {
-                let released = try StartupPages.release()
-                logger.info("startup pages released", metadata: ["mappings": "\(released.mappings)", "bytes": "\(released.bytes)"])
-            } catch {
-                logger.warning("startup pages kept", metadata: ["error": "\(error)"])
-            }
+            StartupPages.release(logger: logger)
             return
         }
     }
