@@ -20,7 +20,10 @@ let package = Package(
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
         .target(name: "PetSpotJSON"),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
-        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotViews"]),
+        // SHA-256 of a photo comes from libcrypto (CLibCrypto), a pure function like the rest.
+        .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotViews", "CLibCrypto"]),
+        // OpenSSL's libcrypto as Debian ships it (libssl3): SHA-256 at the CPU's speed.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // What a client is shown, free of the wire: the flow view, a location and the location
         // service's state, the language, where a setting is, and the way sizes and chip numbers are
         // written for people. The flow and the location service build them; clients draw them.

@@ -12,20 +12,17 @@ public enum PhotoDecoder {
     public static let maxFilenameLength = 255
 
     /// Accepts standard base64 with or without padding; white space (as in wrapped `base64`
-    /// output) is ignored. `maxBytes` limits the decoded size.
+    /// output) is ignored. `maxBytes` limits the decoded size: decoding stops as soon as it is
+    /// passed. The text is decoded where it is, with no copy of it.
     public static func decode(base64: String, filename: String?, maxBytes: Int) throws(Problem) -> Photo {
-        guard var text = compact(base64) else { throw .notBase64 }
-        // Some encoders leave the padding out; complete it rather than refuse the photo.
-        switch text.count % 4 {
-        case 2: text.append(contentsOf: "==".utf8)
-        case 3: text.append(contentsOf: "=".utf8)
-        default: break
+        var base64 = base64
+        let decoded = base64.withUTF8 { text in Result { () throws(Base64Decoding.Failure) in try Base64Decoding.decode(text, maxBytes: maxBytes) } }
+        let bytes: [UInt8]
+        switch decoded {
+        case .success(let value): bytes = value
+        case .failure(.invalid): throw .notBase64
+        case .failure(.tooLarge): throw .tooLarge(limit: maxBytes)
         }
-        // Refuse an oversized upload before spending memory on decoding it.
-        guard text.count / 4 * 3 <= maxBytes + 2 else { throw .tooLarge(limit: maxBytes) }
-        guard let decoded = Data(base64Encoded: Data(text)) else { throw .notBase64 }
-        let bytes = [UInt8](decoded)
-        guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         guard let mediaType = mediaType(of: bytes) else { throw .notAnImage }
         return Photo(mediaType: mediaType, data: bytes, filename: filenameHint(filename))
     }
@@ -61,25 +58,5 @@ public enum PhotoDecoder {
         let name = hint.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let trimmed = name.trimming(.whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : String(trimmed.prefix(maxFilenameLength))
-    }
-
-    /// The text's bytes without white space, in one pass over a photo-sized string; nil when
-    /// data follows padding ("AA=A"), which Foundation would tolerate.
-    private static func compact(_ base64: String) -> [UInt8]? {
-        var base64 = base64
-        return base64.withUTF8 { bytes in
-            var text: [UInt8] = []
-            text.reserveCapacity(bytes.count + 2)
-            var padded = false
-            for byte in bytes {
-                switch byte {
-                case 0x20, 0x09, 0x0A, 0x0D: continue
-                case UInt8(ascii: "="): padded = true
-                default: if padded { return nil }
-                }
-                text.append(byte)
-            }
-            return text
-        }
     }
 }

@@ -1,0 +1,142 @@
+/// Standard base64 (RFC 4648 §4) to bytes in one pass, straight from the text's UTF-8.
+///
+/// Written here rather than taken from a library: FoundationEssentials' `Data(base64Encoded:)`
+/// needs the text as `Data` with its white space removed first (two more whole copies of a
+/// photo) and decodes at about a third of this speed; OpenSSL's `EVP_DecodeBlock` refuses white
+/// space inside the text and pads its output. Figures: docs/PERFORMANCE.md, "Taking in a photo"
+/// (`Benchmarks/run-ingest.sh`).
+///
+/// Accepted as clients send it: white space anywhere (wrapped `base64` output), padding present,
+/// short or missing. Refused: any other character, data after padding, and a length that no
+/// encoder makes (one character over a whole group).
+public enum Base64Decoding {
+    public enum Failure: Error, Sendable, Hashable {
+        case invalid
+        /// More than the `maxBytes` the caller allows.
+        case tooLarge
+    }
+
+    /// The decoded bytes, refused with `.tooLarge` before more than `maxBytes` are written.
+    public static func decode(_ text: UnsafeBufferPointer<UInt8>, maxBytes: Int) throws(Failure) -> [UInt8] {
+        // Four characters make three bytes; white space only makes the output shorter.
+        let capacity = min(text.count / 4 * 3 + 3, maxBytes + 3)
+        var failure: Failure? = nil
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { output, count in
+            do throws(Failure) {
+                count = try decode(text, into: output, maxBytes: maxBytes)
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Decodes into `output` (room for `text.count / 4 * 3 + 3` bytes, or `maxBytes + 3`);
+    /// returns the number of bytes written.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+                       maxBytes: Int) throws(Failure) -> Int
+    {
+        guard let input = text.baseAddress, let out = output.baseAddress else { return 0 }
+        let n = text.count
+        let room = output.count
+        var i = 0, written = 0
+        var group: UInt32 = 0, inGroup = 0
+        var padding = 0
+        try Tables.shifted.withUnsafeBufferPointer { (shifted) throws(Failure) in
+            let t0 = shifted.baseAddress!, t1 = t0 + 256, t2 = t0 + 512, t3 = t0 + 768
+            while i < n {
+                // Whole groups of four characters with nothing else among them: most of a photo.
+                if inGroup == 0 {
+                    while i + 4 <= n, written + 3 <= room {
+                        let word = t0[Int(input[i])] | t1[Int(input[i + 1])] | t2[Int(input[i + 2])] | t3[Int(input[i + 3])]
+                        if word & Tables.notSextet != 0 { break }
+                        out[written] = UInt8(truncatingIfNeeded: word >> 16)
+                        out[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        out[written + 2] = UInt8(truncatingIfNeeded: word)
+                        written += 3
+                        i += 4
+                    }
+                    if i >= n { break }
+                }
+                // One character at a time: white space, padding, the end, or a stray byte.
+                let character = input[i]
+                i += 1
+                let sextet = t3[Int(character)]
+                if sextet & Tables.notSextet == 0 {
+                    group = group << 6 | sextet
+                    inGroup += 1
+                    if inGroup == 4 {
+                        guard written + 3 <= room else { throw .tooLarge }
+                        out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                        out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                        out[written + 2] = UInt8(truncatingIfNeeded: group)
+                        written += 3
+                        group = 0
+                        inGroup = 0
+                    }
+                } else if isWhiteSpace(character) {
+                    continue
+                } else if character == UInt8(ascii: "=") {
+                    padding = 1
+                    break
+                } else {
+                    throw .invalid
+                }
+            }
+        }
+        // After the first "=": only more "=" (a group holds at most four characters) and white space.
+        if padding > 0 {
+            while i < n {
+                let character = input[i]
+                i += 1
+                if character == UInt8(ascii: "=") {
+                    padding += 1
+                } else if !isWhiteSpace(character) {
+                    throw .invalid
+                }
+            }
+            guard inGroup >= 2, inGroup + padding <= 4 else { throw .invalid }
+        }
+        switch inGroup {
+        case 0: break
+        case 1: throw .invalid
+        case 2:
+            guard written + 1 <= room else { throw .tooLarge }
+            out[written] = UInt8(truncatingIfNeeded: group >> 4)
+            written += 1
+        default:
+            guard written + 2 <= room else { throw .tooLarge }
+            out[written] = UInt8(truncatingIfNeeded: group >> 10)
+            out[written + 1] = UInt8(truncatingIfNeeded: group >> 2)
+            written += 2
+        }
+        guard written <= maxBytes else { throw .tooLarge }
+        return written
+    }
+
+    private static func isWhiteSpace(_ character: UInt8) -> Bool {
+        character == 0x20 || character == 0x0A || character == 0x0D || character == 0x09
+    }
+
+    private enum Tables {
+        /// Set in a table entry of a byte that is not one of the 64 characters.
+        static let notSextet: UInt32 = 0x8000_0000
+
+        /// Four tables of 256 entries, one per place in a group: the character's six bits already
+        /// shifted to that place, so a group is four lookups joined by OR.
+        static let shifted: [UInt32] = {
+            var value = [UInt32](repeating: notSextet, count: 256)
+            for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+                value[Int(character)] = UInt32(index)
+            }
+            var tables: [UInt32] = []
+            tables.reserveCapacity(1024)
+            for shift: UInt32 in [18, 12, 6, 0] {
+                tables += value.map { $0 == notSextet ? notSextet : $0 << shift }
+            }
+            return tables
+        }()
+    }
+}
