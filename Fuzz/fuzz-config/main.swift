@@ -45,7 +45,8 @@ fuzz { input in
     invariant(!configuration.gpsdHost.isEmpty && (1...65_535).contains(configuration.gpsdPort), "gpsd \(configuration.gpsdHost):\(configuration.gpsdPort)")
     let limits = configuration.limits
     let counts = [limits.flowIdleTimeoutSeconds, limits.maxLineBytes, limits.maxFlowsPerUser, limits.maxFlows,
-                  limits.maxConnections, limits.maxPendingOutputBytes, limits.stalledReaderTimeoutSeconds,
+                  limits.maxConnections, limits.maxConnectionsPerUser, limits.maxBufferedBytes, limits.maxBufferedBytesPerUser,
+                  configuration.relay.maxConnectionsPerUser, limits.maxPendingOutputBytes, limits.stalledReaderTimeoutSeconds,
                   limits.maxQueuedRequests, limits.maxBatchSize, limits.maxJSONDepth, limits.maxPhotoBytes,
                   limits.maxPhotoBytesInMemory, limits.maxReportsPage, configuration.logFaultIntervalSeconds,
                   configuration.locationTimeoutMs, configuration.gpsdReconnectMaxMs]

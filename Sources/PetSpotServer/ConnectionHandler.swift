@@ -34,6 +34,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let subscriptions: SubscriptionHub?
     /// Where the subscriber's news reaches this handler, on its event loop, while it is in the pipeline.
     private let wakeTarget: NIOLoopBoundBox<ConnectionHandler?>?
+    /// The lines and large answers held for this client, counted against the memory budget
+    /// (shared with the line decoder); nil in tests of the handler alone.
+    private let account: ClientMemoryAccount?
     private var context: ChannelHandlerContext?
 
     /// Lines read but not yet taken in hand, and their size.
@@ -68,20 +71,21 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var writtenSinceCheck = 0
 
     convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
-                     eventLoop: any EventLoop)
+                     account: ClientMemoryAccount? = nil, eventLoop: any EventLoop)
     {
         let logger = Self.connectionLogger(logger, peer: peer)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: eventLoop)
         let subscriber = Subscriber(peer: peer) { eventLoop.execute { target.value?.notificationsWaiting() } }
         self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits, subscriber: subscriber),
-                  peer: peer, limits: limits, logger: logger, socketCookie: socketCookie,
+                  peer: peer, limits: limits, logger: logger, socketCookie: socketCookie, account: account,
                   watches: (subscriber, router.services.subscriptions, target))
     }
 
     init(answering: any LineAnswering, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
-         watches: (Subscriber, SubscriptionHub, NIOLoopBoundBox<ConnectionHandler?>)? = nil)
+         account: ClientMemoryAccount? = nil, watches: (Subscriber, SubscriptionHub, NIOLoopBoundBox<ConnectionHandler?>)? = nil)
     {
         self.answering = answering
+        self.account = account
         self.peer = peer
         self.limits = limits
         self.logger = logger
@@ -96,6 +100,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         endWatches()
+        account?.close()
         self.context = nil
     }
 
@@ -164,6 +169,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         stallCheck?.cancel()
         stallCheck = nil
         endWatches()
+        account?.close()
         context.fireChannelInactive()
     }
 
@@ -275,21 +281,28 @@ final class ConnectionHandler: ChannelInboundHandler {
         closeIfDone(context: context)
     }
 
+    /// The line's bytes stay counted as held until it is answered.
     private func take(_ frame: LineFrame, context: ChannelHandlerContext) {
-        if case .line(let line) = frame, line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        let size = frame.size
+        if case .line(let line) = frame, line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            account?.released(size)
+            return
+        }
         switch answering.answer(frame, draining: draining, on: context.eventLoop) {
         case .now(let answer):
+            account?.released(size)
             write(answer, context: context)
         case .later(let answer):
-            wait(for: answer, context: context)
+            wait(for: answer, holding: size, context: context)
         }
     }
 
     /// The connection takes nothing else in hand until `answer` is written.
-    private func wait(for answer: EventLoopFuture<ByteBuffer?>, context: ChannelHandlerContext) {
+    private func wait(for answer: EventLoopFuture<ByteBuffer?>, holding size: Int, context: ChannelHandlerContext) {
         busy = true
         answer.assumeIsolated().whenComplete { [self] result in
             busy = false
+            account?.released(size)
             // A failed answer has nothing to send; the connection goes on with the next line.
             write((try? result.get()) ?? nil, context: context)
             writeNotifications(context: context)
@@ -307,8 +320,17 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         writtenSinceCheck += buffer.readableBytes
-        // No promise per answer: closing learns that all are out from one empty write after them.
-        context.write(wrapOutboundOut(buffer), promise: nil)
+        let size = buffer.readableBytes
+        if let account, size > ClientMemoryBudget.step {
+            // A large answer counts until it has left: a promise for those alone.
+            account.answerQueued(size)
+            let sent = context.eventLoop.makePromise(of: Void.self)
+            sent.futureResult.assumeIsolated().whenComplete { _ in account.released(size) }
+            context.write(wrapOutboundOut(buffer), promise: sent)
+        } else {
+            // No promise per answer: closing learns that all are out from one empty write after them.
+            context.write(wrapOutboundOut(buffer), promise: nil)
+        }
         wroteAny = true
         wroteSinceFlush = true
     }
@@ -348,7 +370,7 @@ extension LineFrame {
     var size: Int {
         switch self {
         case .line(let buffer): buffer.readableBytes
-        case .tooLong: 0
+        case .tooLong, .refused: 0
         }
     }
 }

@@ -9,8 +9,8 @@ struct DrainAndCloseEvent: Sendable {
     let descriptors: [UInt64: CInt]
 }
 
-/// The open client connections: counted against the connection limit, and asked to drain
-/// and close at shutdown.
+/// The open client connections: counted against the connection limit and, once the peer is
+/// known, against its uid's own limit; asked to drain and close at shutdown.
 ///
 /// A connection is known from the moment the listening socket accepts it (`accepted`, through
 /// `AcceptedConnections`), not only once it is set up: NIO sets it up on its own event loop and
@@ -23,6 +23,9 @@ final class ConnectionTracker: Sendable {
         var accepted: [ObjectIdentifier: any Channel] = [:]
         /// The served ones, counted against the limit.
         var channels: [ObjectIdentifier: any Channel] = [:]
+        /// The uid of each served connection whose peer is known, and how many each uid holds.
+        var owners: [ObjectIdentifier: UInt32] = [:]
+        var perUser: [UInt32: Int] = [:]
         var draining = false
         /// Finished once draining has begun and the last connection has closed. Not an event
         /// loop's promise: the last close may come while the event loops shut down (after a
@@ -63,10 +66,32 @@ final class ConnectionTracker: Sendable {
         return admitted
     }
 
+    /// Counts an admitted channel against its peer's uid, unless that uid already holds `limit`
+    /// connections. Called once the peer's credentials are read.
+    func admit(_ channel: any Channel, user uid: UInt32, limit: Int) -> Bool {
+        let key = ObjectIdentifier(channel)
+        return state.withLockedValue { state -> Bool in
+            // Closed while its credentials were read: nothing to count.
+            guard state.channels[key] != nil, state.owners[key] == nil else { return false }
+            let held = state.perUser[uid, default: 0]
+            guard held < limit else { return false }
+            state.perUser[uid] = held + 1
+            state.owners[key] = uid
+            return true
+        }
+    }
+
+    /// Connections held by `uid`.
+    func count(user uid: UInt32) -> Int { state.withLockedValue { $0.perUser[uid, default: 0] } }
+
     private func closed(_ key: ObjectIdentifier) {
         let finished = state.withLockedValue { state -> AsyncStream<Void>.Continuation? in
             state.accepted.removeValue(forKey: key)
             state.channels.removeValue(forKey: key)
+            if let uid = state.owners.removeValue(forKey: key) {
+                let held = state.perUser[uid, default: 1] - 1
+                state.perUser[uid] = held > 0 ? held : nil
+            }
             guard state.draining, state.noneOpen else { return nil }
             defer { state.allClosed = nil }
             return state.allClosed

@@ -22,6 +22,7 @@ public final class Daemon: Sendable {
     public let services: DaemonServices
     private let group: MultiThreadedEventLoopGroup
     private let tracker: ConnectionTracker
+    private let buffers: ClientMemoryBudget
     private let faults: FaultLog
     private let notifier: SystemdNotifier?
     private let logger: Logger
@@ -59,6 +60,7 @@ public final class Daemon: Sendable {
         let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
         let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
+        let buffers = ClientMemoryBudget(limits: limits.bufferBudget)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops(cores: System.coreCount))
 
         FileDescriptorLimit.ensure(maxConnections: limits.maxConnections, logger: logger)
@@ -87,11 +89,22 @@ public final class Daemon: Sendable {
                 }
                 let peer = PeerCredentials.read(from: channel).and(PeerGroups.read(from: channel)).map { $0.with(groups: $1) }
                 return peer.and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
+                    let perUser = Self.connectionsPerUser(peer, services.settings)
+                    guard tracker.admit(channel, user: peer.uid, limit: perUser.limit) else {
+                        faults.record("refused \(perUser.setting)", .warning, "refusing a connection: the user's limit reached",
+                                      ["limit": "\(perUser.setting)=\(perUser.limit)", "uid": "\(peer.uid)"])
+                        let error = RPCError.limitExceeded(perUser.setting, max: perUser.limit,
+                                                           "uid \(peer.uid) holds its maximum of \(perUser.limit) connections; close one or try again later")
+                        try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
+                        return
+                    }
                     let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
                     try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
+                    let account = ClientMemoryAccount(budget: buffers, uid: peer.uid)
                     let handlers: [any ChannelHandler] = [
-                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes)),
-                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie, eventLoop: channel.eventLoop),
+                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes, account: account)),
+                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie, account: account,
+                                          eventLoop: channel.eventLoop),
                     ]
                     try channel.pipeline.syncOperations.addHandlers(handlers)
                     // Accepted while the daemon began to stop: drained like the others.
@@ -120,18 +133,29 @@ public final class Daemon: Sendable {
 
         let notifier = SystemdNotifier(environment: environment)
         let server = ServerService(serverChannel: serverChannel, tracker: tracker, ownSocket: ownSocket, notifier: notifier, logger: logger)
-        return Daemon(services: services, group: group, tracker: tracker, faults: faults, notifier: notifier, logger: logger,
+        return Daemon(services: services, group: group, tracker: tracker, buffers: buffers, faults: faults, notifier: notifier, logger: logger,
                       server: server, location: LocationWatchService(services: services), locationNotifier: LocationNotifier(services: services),
                       servingAt: activated == nil ? configuration.socketPath : "the socket systemd passed")
     }
 
-    private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, tracker: ConnectionTracker, faults: FaultLog,
+    /// The limit on connections of one uid that applies to `peer`, and the setting that names it:
+    /// members of the relay group have their own.
+    static func connectionsPerUser(_ peer: Peer, _ settings: RuntimeSettings) -> (limit: Int, setting: String) {
+        let configuration = settings.configuration
+        if let relay = settings.relayGroupID, peer.isMember(of: relay) {
+            return (configuration.relay.maxConnectionsPerUser, "relay.maxConnectionsPerUser")
+        }
+        return (configuration.limits.maxConnectionsPerUser, "limits.maxConnectionsPerUser")
+    }
+
+    private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, tracker: ConnectionTracker, buffers: ClientMemoryBudget, faults: FaultLog,
                  notifier: SystemdNotifier?, logger: Logger, server: ServerService, location: LocationWatchService,
                  locationNotifier: LocationNotifier, servingAt: String)
     {
         self.services = services
         self.group = group
         self.tracker = tracker
+        self.buffers = buffers
         self.faults = faults
         self.notifier = notifier
         self.logger = logger
@@ -281,6 +305,7 @@ public final class Daemon: Sendable {
         services.replace(with: new)
         services.registry.update(limits: Self.registryLimits(configuration.limits))
         tracker.maxConnections.store(configuration.limits.maxConnections, ordering: .relaxed)
+        buffers.update(limits: configuration.limits.bufferBudget)
         if configuration.limits.maxConnections > old.limits.maxConnections {
             FileDescriptorLimit.ensure(maxConnections: configuration.limits.maxConnections, logger: logger)
         }

@@ -70,9 +70,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let maxClaimReportsRange = RelayClaim.maxReportsRange
         /// Photo bytes per claim; the first report of a claim goes in whatever its size.
         public var maxClaimBytes = 8 * 1024 * 1024
+        /// Connections one uid of the relay group may hold, instead of `limits.maxConnectionsPerUser`.
+        public var maxConnectionsPerUser = 16
     }
 
     public struct Limits: Sendable, Equatable {
+        /// The memory budget in effect: each figure at least `maxLineBytes`.
+        var bufferBudget: ClientMemoryBudget.Limits {
+            .init(total: max(maxBufferedBytes, maxLineBytes), perUser: max(maxBufferedBytesPerUser, maxLineBytes))
+        }
+
         public var flowIdleTimeoutSeconds = 1_800
         public var maxLineBytes = 16 * 1024 * 1024
         public var maxFlowsPerUser = 50
@@ -80,7 +87,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
         /// Completed flows kept for a repeated `flow.submit` or `flow.get` (see FlowRegistry).
         public var maxCompletedFlows = 10_000
         public var maxConnections = 1_024
+        /// Connections one peer uid may hold, so that one user cannot take every place.
+        public var maxConnectionsPerUser = 128
         public var maxPendingOutputBytes = 4 * 1024 * 1024
+        /// What the daemon holds for all clients together (see ClientMemoryBudget): lines being
+        /// read, waiting or answered, and answers of over 64 KiB not yet sent. At least
+        /// `maxLineBytes` in effect, so that a valid line always fits.
+        public var maxBufferedBytes = 256 * 1024 * 1024
+        /// The same for one peer uid.
+        public var maxBufferedBytesPerUser = 64 * 1024 * 1024
         /// A connection whose answers wait unsent takes no new request; one that takes none of
         /// them for this long is closed.
         public var stalledReaderTimeoutSeconds = 30
@@ -157,6 +172,9 @@ extension DaemonConfiguration {
         .reloaded("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
         .reloaded("limits.maxCompletedFlows", { c, v, r throws(ConfigurationError) in c.limits.maxCompletedFlows = try r.int(v, 0...10_000_000) }),
         .reloaded("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
+        .reloaded("limits.maxBufferedBytes", { c, v, r throws(ConfigurationError) in c.limits.maxBufferedBytes = try r.int(v, 1_048_576...1_099_511_627_776) }),
+        .reloaded("limits.maxBufferedBytesPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxBufferedBytesPerUser = try r.int(v, 1_048_576...1_099_511_627_776) }),
+        .reloaded("limits.maxConnectionsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxConnectionsPerUser = try r.int(v, 1...1_000_000) }),
         .reloaded("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
         .reloaded("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
@@ -172,6 +190,7 @@ extension DaemonConfiguration {
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
         .reloaded("relay.maxClaimBytes", { c, v, r throws(ConfigurationError) in c.relay.maxClaimBytes = try r.int(v, 1_048_576...268_435_456) }),
+        .reloaded("relay.maxConnectionsPerUser", { c, v, r throws(ConfigurationError) in c.relay.maxConnectionsPerUser = try r.int(v, 1...1_000_000) }),
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }

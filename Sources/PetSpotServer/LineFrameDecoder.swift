@@ -1,25 +1,30 @@
 import NIOCore
 
-/// One unit of input: a complete line, or the news that a line was too long and is being
-/// skipped up to its newline.
+/// One unit of input: a complete line, or the news that a line is being skipped up to its
+/// newline: too long, or past what the daemon holds for clients.
 enum LineFrame {
     case line(ByteBuffer)
     case tooLong(limit: Int)
+    case refused(ClientMemoryBudget.Refusal)
 }
 
-/// Splits the byte stream at `\n` (dropping a `\r` before it). A line longer than the limit is
-/// reported once and then discarded as it arrives, so it never occupies more than the limit
-/// in memory and the connection stays usable after it.
+/// Splits the byte stream at `\n` (dropping a `\r` before it). A line longer than the limit, or
+/// one the connection's memory account has no room for, is reported once and then discarded as
+/// it arrives, so it never occupies more than the limit in memory and the connection stays
+/// usable after it.
 struct LineFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = LineFrame
 
     let maxLineBytes: Int
+    /// Where the bytes of lines count; nil in tests of the decoder alone.
+    let account: ClientMemoryAccount?
     /// Bytes already searched for a newline, so a long line is not searched again per read.
     private var scanned = 0
     private var skipping = false
 
-    init(maxLineBytes: Int) {
+    init(maxLineBytes: Int, account: ClientMemoryAccount? = nil) {
         self.maxLineBytes = maxLineBytes
+        self.account = account
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
@@ -34,11 +39,7 @@ struct LineFrameDecoder: ByteToMessageDecoder {
             }
             let line = Self.droppingCarriageReturn(buffer.readSlice(length: length)!)
             buffer.moveReaderIndex(forwardBy: 1)
-            if line.readableBytes > maxLineBytes {
-                context.fireChannelRead(wrapInboundOut(.tooLong(limit: maxLineBytes)))
-                return .continue
-            }
-            context.fireChannelRead(wrapInboundOut(.line(line)))
+            context.fireChannelRead(wrapInboundOut(frame(line)))
             return .continue
         }
         if skipping {
@@ -47,14 +48,31 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         } else if buffer.readableBytes > maxLineBytes + 1 {
             // (+1: a line of exactly the limit may still be waiting for the "\n" after its "\r".)
             // Tell the client now, then drop the rest of the line as it streams in.
-            context.fireChannelRead(wrapInboundOut(.tooLong(limit: maxLineBytes)))
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-            skipping = true
-            scanned = 0
+            skip(.tooLong(limit: maxLineBytes), context: context, buffer: &buffer)
+        } else if let refusal = account?.unfinishedLine(buffer.readableBytes) {
+            skip(.refused(refusal), context: context, buffer: &buffer)
         } else {
             scanned = buffer.readableBytes
         }
         return .needMoreData
+    }
+
+    /// What a whole line becomes: itself, counted from now on as held, or the news of why not.
+    private func frame(_ line: ByteBuffer) -> LineFrame {
+        if line.readableBytes > maxLineBytes {
+            account?.unfinishedDropped()
+            return .tooLong(limit: maxLineBytes)
+        }
+        if let refusal = account?.lineCompleted(line.readableBytes) { return .refused(refusal) }
+        return .line(line)
+    }
+
+    private mutating func skip(_ frame: LineFrame, context: ChannelHandlerContext, buffer: inout ByteBuffer) {
+        context.fireChannelRead(wrapInboundOut(frame))
+        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        account?.unfinishedDropped()
+        skipping = true
+        scanned = 0
     }
 
     private static func droppingCarriageReturn(_ line: ByteBuffer) -> ByteBuffer {
@@ -70,7 +88,7 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         // A last line without a newline (`printf '...' | nc -N`) is still a request.
         if !skipping, buffer.readableBytes > 0 {
             let line = Self.droppingCarriageReturn(buffer.readSlice(length: buffer.readableBytes)!)
-            context.fireChannelRead(wrapInboundOut(line.readableBytes > maxLineBytes ? .tooLong(limit: maxLineBytes) : .line(line)))
+            context.fireChannelRead(wrapInboundOut(frame(line)))
         }
         skipping = false
         scanned = 0

@@ -207,7 +207,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
                 throw flag("relay-group", error.problem ?? error.message)
             }
         }
-        let numericRelayKeys = ["claimTimeoutSeconds", "maxClaimReports", "maxClaimBytes"]
+        let numericRelayKeys = ["claimTimeoutSeconds", "maxClaimReports", "maxClaimBytes", "maxConnectionsPerUser"]
         for override in relayOverrides {
             guard let eq = override.firstIndex(of: "=") else { throw flag("relay", "\"\(override)\" is not NAME=N, e.g. claimTimeoutSeconds=5") }
             let key = String(override[..<eq]), text = String(override[override.index(after: eq)...])

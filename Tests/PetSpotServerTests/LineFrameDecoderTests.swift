@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Line framing")
 struct LineFrameDecoderTests {
-    /// Feeds chunks and returns what came out: a line's text, or "<too long>".
-    func frames(_ chunks: [String], max: Int = 16, close: Bool = false) throws -> [String] {
-        let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFrameDecoder(maxLineBytes: max)))
+    /// Feeds chunks and returns what came out: a line's text, "<too long>" or "<refused SETTING>".
+    func frames(_ chunks: [String], max: Int = 16, close: Bool = false, account: ClientMemoryAccount? = nil) throws -> [String] {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFrameDecoder(maxLineBytes: max, account: account)))
         for chunk in chunks {
             try channel.writeInbound(channel.allocator.buffer(string: chunk))
         }
@@ -17,9 +17,26 @@ struct LineFrameDecoderTests {
             switch frame {
             case .line(let buffer): out.append(String(buffer: buffer))
             case .tooLong: out.append("<too long>")
+            case .refused(let refusal): out.append("<refused \(refusal.setting)>")
             }
         }
         return out
+    }
+
+    @Test("a line the memory account has no room for is reported once, skipped to its newline, and not counted")
+    func refusedByTheBudget() throws {
+        let step = ClientMemoryBudget.step
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: step))
+        let account = ClientMemoryAccount(budget: budget, uid: 1)
+        // Past the allowance and one step: refused while it arrives, the rest of it dropped.
+        let long = String(repeating: "a", count: step)
+        let out = try frames(["{", long, long, long, "\n", "ok\n"], max: 1 << 20, account: account)
+        #expect(out == ["<refused limits.maxBufferedBytesPerUser>", "ok"])
+        #expect(account.unfinished == 0)
+        // A whole line that arrives at once is refused the same way.
+        #expect(try frames([String(repeating: "b", count: 3 * step) + "\nok\n"], max: 1 << 20, account: account) == ["<refused limits.maxBufferedBytesPerUser>", "ok"])
+        // The lines handed on stay counted until the handler releases them.
+        #expect(account.held == 4)
     }
 
     @Test("splits at newlines and drops a carriage return before one")

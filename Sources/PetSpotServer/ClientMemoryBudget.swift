@@ -1,0 +1,176 @@
+import NIOConcurrencyHelpers
+
+/// What the daemon holds in memory on behalf of clients: request lines still arriving, lines
+/// waiting for their turn or being answered, and large answers not yet sent. All of it counts
+/// against one budget for the daemon (`limits.maxBufferedBytes`) and a share for each peer uid
+/// (`limits.maxBufferedBytesPerUser`), so that one user's unfinished lines cannot take the memory
+/// of a small box, nor every other user's room.
+///
+/// The first `step` bytes of each connection are its own (at most `limits.maxConnections` ×
+/// 64 KiB, 64 MiB with the defaults), so that the small lines of everyday requests never touch
+/// the lock; past them a connection takes room in whole steps (`ClientMemoryAccount`).
+final class ClientMemoryBudget: Sendable {
+    /// Each connection's own allowance, and the unit room is taken and given back in.
+    static let step = 64 * 1024
+
+    struct Limits: Sendable, Equatable {
+        var total: Int
+        var perUser: Int
+    }
+
+    /// Why room was refused: the setting that was reached, and its value.
+    struct Refusal: Sendable, Equatable {
+        let setting: String
+        let limit: Int
+    }
+
+    private struct State {
+        var limits: Limits
+        var used = 0
+        var perUser: [UInt32: Int] = [:]
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    init(limits: Limits) {
+        state = NIOLockedValueBox(State(limits: limits))
+    }
+
+    /// A reload: room already held stays held; new room is taken against the new limits.
+    func update(limits: Limits) {
+        state.withLockedValue { $0.limits = limits }
+    }
+
+    /// Takes `bytes` more for `uid`, or refuses them whole. `force` takes them anyway (an
+    /// answer already made is sent whatever it costs), so that later requests are refused.
+    func take(_ bytes: Int, for uid: UInt32, force: Bool = false) -> Refusal? {
+        state.withLockedValue { state -> Refusal? in
+            let held = state.perUser[uid, default: 0]
+            if !force {
+                if held + bytes > state.limits.perUser {
+                    return Refusal(setting: "limits.maxBufferedBytesPerUser", limit: state.limits.perUser)
+                }
+                if state.used + bytes > state.limits.total {
+                    return Refusal(setting: "limits.maxBufferedBytes", limit: state.limits.total)
+                }
+            }
+            state.used += bytes
+            state.perUser[uid] = held + bytes
+            return nil
+        }
+    }
+
+    func giveBack(_ bytes: Int, for uid: UInt32) {
+        guard bytes > 0 else { return }
+        state.withLockedValue { state in
+            state.used -= bytes
+            let held = state.perUser[uid, default: 0] - bytes
+            state.perUser[uid] = held > 0 ? held : nil
+        }
+    }
+
+    /// Bytes held for all clients, and for `uid`.
+    var used: Int { state.withLockedValue { $0.used } }
+    func used(by uid: UInt32) -> Int { state.withLockedValue { $0.perUser[uid, default: 0] } }
+}
+
+/// One connection's part of the budget. Lives on the connection's event loop: its line decoder
+/// and its handler share it.
+final class ClientMemoryAccount {
+    let budget: ClientMemoryBudget
+    let uid: UInt32
+    /// Bytes of the line still arriving (the decoder's buffer).
+    private(set) var unfinished = 0
+    /// Bytes of whole lines and answers held: waiting, being answered, or being sent.
+    private(set) var held = 0
+    /// Room taken from the budget: whole steps, covering `unfinished + held` past the allowance.
+    private(set) var taken = 0
+    /// Closed: what comes back later (an answer sent after the close) no longer counts.
+    private var closed = false
+
+    init(budget: ClientMemoryBudget, uid: UInt32) {
+        self.budget = budget
+        self.uid = uid
+    }
+
+    /// The line still arriving is now `bytes` long; nil when it fits.
+    func unfinishedLine(_ bytes: Int) -> ClientMemoryBudget.Refusal? {
+        guard !closed else { return nil }
+        let before = unfinished
+        unfinished = bytes
+        if let refusal = fit() {
+            unfinished = before
+            return refusal
+        }
+        return nil
+    }
+
+    /// A whole line of `bytes` is handed on, and its unfinished part ends; refused, the line is
+    /// dropped.
+    func lineCompleted(_ bytes: Int) -> ClientMemoryBudget.Refusal? {
+        guard !closed else { return nil }
+        let heldBefore = held
+        unfinished = 0
+        held += bytes
+        if let refusal = fit() {
+            held = heldBefore
+            shrink()
+            return refusal
+        }
+        return nil
+    }
+
+    /// An answer of `bytes` is on its way out: counted whatever it costs.
+    func answerQueued(_ bytes: Int) {
+        guard !closed else { return }
+        held += bytes
+        fit(force: true)
+    }
+
+    /// A line was answered, or an answer sent.
+    func released(_ bytes: Int) {
+        guard !closed else { return }
+        held -= bytes
+        shrink()
+    }
+
+    /// The line still arriving was dropped (too long, refused, or the connection closed).
+    func unfinishedDropped() {
+        unfinished = 0
+        shrink()
+    }
+
+    /// The connection is gone: everything goes back.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        budget.giveBack(taken, for: uid)
+        (unfinished, held, taken) = (0, 0, 0)
+    }
+
+    @discardableResult
+    private func fit(force: Bool = false) -> ClientMemoryBudget.Refusal? {
+        let needed = Self.charge(unfinished + held)
+        guard needed > taken else { return nil }
+        if let refusal = budget.take(needed - taken, for: uid, force: force) { return refusal }
+        taken = needed
+        return nil
+    }
+
+    /// Gives back whole steps no longer needed.
+    private func shrink() {
+        let needed = Self.charge(unfinished + held)
+        guard taken > needed else { return }
+        budget.giveBack(taken - needed, for: uid)
+        taken = needed
+    }
+
+    /// The room `bytes` take from the budget: whole steps past the connection's allowance.
+    static func charge(_ bytes: Int) -> Int {
+        max(0, roundedUp(bytes) - ClientMemoryBudget.step)
+    }
+
+    private static func roundedUp(_ bytes: Int) -> Int {
+        (bytes + ClientMemoryBudget.step - 1) / ClientMemoryBudget.step * ClientMemoryBudget.step
+    }
+}

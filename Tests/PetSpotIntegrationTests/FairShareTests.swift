@@ -1,0 +1,135 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One user cannot take every connection place or all the memory the daemon holds for clients:
+/// `limits.maxConnectionsPerUser` (`relay.maxConnectionsPerUser` for the relay group),
+/// `limits.maxBufferedBytesPerUser` and `limits.maxBufferedBytes`, each at its edge. The second
+/// user is `nobody`, through setpriv, as in UsersTests.
+@Suite("One user cannot crowd out another", .serialized)
+struct FairShareTests {
+    static let kibibyte = 1024
+
+    /// `daemon.info` as nobody, through petspot.
+    private static func servedAsNobody(_ daemon: DaemonProcess) throws -> Bool {
+        let result = try runProgram("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                                         Paths.petspot, "call", "--socket", daemon.socketPath, "daemon.info"])
+        return result.status == 0 && result.stdout.contains("\"petspotd\"")
+    }
+
+    @Test("connections per user: the limit-th is served, the next is told why and closed; another user is served",
+          .enabled(if: getuid() == 0, "needs root to run a client as another user"))
+    func connectionsPerUser() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxConnectionsPerUser=2"]).start()
+        let first = try daemon.servedConnection()
+        let second = try daemon.servedConnection()
+        let third = try daemon.connect()
+        let refusal = try #require(try third.readValue())
+        #expect(refusal.errorKind == "limitExceeded")
+        #expect(refusal[path: "error", "data", "limit"] == "limits.maxConnectionsPerUser")
+        #expect(refusal[path: "error", "data", "max"] == .int(2))
+        #expect(refusal[path: "error", "message"]?.stringValue?.contains("uid 0") == true, "\(refusal)")
+        #expect(try third.readLine() == nil)
+        #expect(try Self.servedAsNobody(daemon), "another user is locked out")
+        #expect(try second.result("daemon.info")[path: "limits", "maxConnectionsPerUser"] == .int(2))
+        // A place frees up when one of the user's connections closes.
+        first.close()
+        try waitUntil("a place of root's to free up") {
+            try daemon.connect().call("daemon.info").get()["name"] == "petspotd"
+        }
+    }
+
+    @Test("the relay group has its own limit per user")
+    func relayConnectionsPerUser() throws {
+        let daemon = try DaemonProcess(arguments: ["--relay-group", "root", "--relay", "maxConnectionsPerUser=1", "--limit", "maxConnectionsPerUser=5"]).start()
+        let first = try daemon.servedConnection()
+        let refusal = try #require(try daemon.connect().readValue())
+        #expect(refusal[path: "error", "data", "limit"] == "relay.maxConnectionsPerUser")
+        #expect(refusal[path: "error", "data", "max"] == .int(1))
+        _ = first
+    }
+
+    /// Sends `bytes` of a line that does not end: an open JSON string.
+    private static func unfinished(_ conn: PetSpotConnection, _ bytes: Int) throws {
+        try conn.send(Array(#"{"id":1,"method":"daemon.info","params":{"x":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: bytes))
+    }
+
+    /// A whole request of about `bytes`: refused by its size only if the budget has no room.
+    private static func long(_ conn: PetSpotConnection, id: Int, _ bytes: Int) throws -> JSONValue? {
+        try conn.send(Array(#"{"id":\#(id),"method":"species.list","params":{"x":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: bytes) + Array("\"}}\n".utf8))
+        return try conn.readValue()
+    }
+
+    /// Waits until one of `connections` has a line to read; returns its index.
+    private static func firstReadable(_ connections: [PetSpotConnection]) throws -> Int {
+        var ready: Int?
+        try waitUntil("one connection to be answered") {
+            var fds = connections.map { conn in conn.withDescriptor { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            guard poll(&fds, nfds_t(fds.count), 100) > 0 else { return false }
+            ready = fds.firstIndex { $0.revents & Int16(POLLIN) != 0 }
+            return ready != nil
+        }
+        return ready!
+    }
+
+    @Test("buffered bytes per user: unfinished lines past the share are refused and skipped; small requests and other users go on",
+          .enabled(if: getuid() == 0, "needs root to run a client as another user"))
+    func bufferedBytesPerUser() throws {
+        let share = 2 * 1024 * Self.kibibyte
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=\(share)"]).start()
+        // Three unfinished lines of 900 KiB: two fit in the share of 2 MiB, the last one read does not.
+        let holders = try (0..<3).map { _ in try daemon.connect() }
+        for conn in holders { try Self.unfinished(conn, 900 * Self.kibibyte) }
+        let refusedIndex = try Self.firstReadable(holders)
+        let refusal = try #require(try holders[refusedIndex].readValue())
+        #expect(refusal.errorKind == "limitExceeded", "\(refusal)")
+        #expect(refusal[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser")
+        #expect(refusal[path: "error", "data", "max"] == .int(share))
+        #expect(refusal["id"] == .null)
+        // The rest of the refused line is skipped; the connection goes on after its newline.
+        let refused = holders[refusedIndex]
+        try refused.send(Array(String(repeating: "b", count: 300 * Self.kibibyte).utf8) + [UInt8(ascii: "\n")])
+        #expect(try refused.result("daemon.info")["name"] == "petspotd")
+        // Small requests of the same user need no room of the share; another user's do not count.
+        let fourth = try daemon.connect()
+        #expect(try fourth.result("daemon.info")["name"] == "petspotd")
+        #expect(try Self.servedAsNobody(daemon))
+        // A long line of the same user has no room while the two unfinished lines hold it...
+        let over = try #require(try Self.long(fourth, id: 2, 500 * Self.kibibyte))
+        #expect(over[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser", "\(over)")
+        // ...and has it once one of them closes.
+        holders.enumerated().first { $0.offset != refusedIndex }!.element.close()
+        try waitUntil("the closed connection's room to come back") {
+            let answer = try Self.long(fourth, id: 3, 500 * Self.kibibyte)
+            return answer?["id"] == .int(3) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
+        }
+    }
+
+    @Test("buffered bytes of all users together: past them a line is refused, naming the setting")
+    func bufferedBytesTotal() throws {
+        let total = 2 * 1024 * Self.kibibyte
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytes=\(total)",
+                                                   "--limit", "maxBufferedBytesPerUser=\(4 * total)"]).start()
+        let holders = try (0..<3).map { _ in try daemon.connect() }
+        for conn in holders { try Self.unfinished(conn, 900 * Self.kibibyte) }
+        let refusal = try #require(try holders[try Self.firstReadable(holders)].readValue())
+        #expect(refusal[path: "error", "data", "limit"] == "limits.maxBufferedBytes", "\(refusal)")
+        #expect(refusal[path: "error", "data", "max"] == .int(total))
+    }
+
+    @Test("a budget below limits.maxLineBytes acts as maxLineBytes: a whole line of the limit always fits")
+    func budgetAtLeastOneLine() throws {
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "3145728", "--limit", "maxBufferedBytes=1048576",
+                                                   "--limit", "maxBufferedBytesPerUser=1048576"]).start()
+        let conn = try daemon.connect()
+        let answer = try #require(try Self.long(conn, id: 7, 3 * 1024 * Self.kibibyte - 100))
+        #expect(answer["id"] == .int(7))
+        #expect(answer[path: "error", "data", "limit"] == nil, "\(answer)")
+    }
+}
