@@ -6,9 +6,10 @@ import NIOConcurrencyHelpers
 /// (`limits.maxBufferedBytesPerUser`), so that one user's unfinished lines cannot take the memory
 /// of a small box, nor every other user's room.
 ///
-/// The first `step` bytes of each connection are its own (at most `limits.maxConnections` ×
-/// 64 KiB, 64 MiB with the defaults), so that the small lines of everyday requests never touch
-/// the lock; past them a connection takes room in whole steps (`ClientMemoryAccount`).
+/// The first `step` bytes each connection holds are its own (at most `limits.maxConnections` ×
+/// 64 KiB, 64 MiB with the defaults): a client sending one request of under 64 KiB at a time
+/// never touches the lock nor meets the limits. Past them a connection takes room in whole
+/// steps (`ClientMemoryAccount`).
 final class ClientMemoryBudget: Sendable {
     /// Each connection's own allowance, and the unit room is taken and given back in.
     static let step = 64 * 1024
@@ -26,8 +27,18 @@ final class ClientMemoryBudget: Sendable {
 
     private struct State {
         var limits: Limits
+        /// Room counted against `limits.total`: each user's up to its share.
         var used = 0
         var perUser: [UInt32: Int] = [:]
+
+        /// What a user holding `held` counts against the total: answers forced past its share
+        /// stay its own, and never take the room of other users.
+        func counted(_ held: Int) -> Int { min(held, limits.perUser) }
+
+        mutating func set(_ uid: UInt32, from held: Int, to now: Int) {
+            used += counted(now) - counted(held)
+            perUser[uid] = now > 0 ? now : nil
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -38,11 +49,15 @@ final class ClientMemoryBudget: Sendable {
 
     /// A reload: room already held stays held; new room is taken against the new limits.
     func update(limits: Limits) {
-        state.withLockedValue { $0.limits = limits }
+        state.withLockedValue { state in
+            state.limits = limits
+            state.used = state.perUser.values.reduce(0) { $0 + state.counted($1) }
+        }
     }
 
     /// Takes `bytes` more for `uid`, or refuses them whole. `force` takes them anyway (an
-    /// answer already made is sent whatever it costs), so that later requests are refused.
+    /// answer already made is sent whatever it costs): later lines of that user are then
+    /// refused, and other users' room is untouched.
     func take(_ bytes: Int, for uid: UInt32, force: Bool = false) -> Refusal? {
         state.withLockedValue { state -> Refusal? in
             let held = state.perUser[uid, default: 0]
@@ -54,8 +69,7 @@ final class ClientMemoryBudget: Sendable {
                     return Refusal(setting: "limits.maxBufferedBytes", limit: state.limits.total)
                 }
             }
-            state.used += bytes
-            state.perUser[uid] = held + bytes
+            state.set(uid, from: held, to: held + bytes)
             return nil
         }
     }
@@ -63,9 +77,8 @@ final class ClientMemoryBudget: Sendable {
     func giveBack(_ bytes: Int, for uid: UInt32) {
         guard bytes > 0 else { return }
         state.withLockedValue { state in
-            state.used -= bytes
-            let held = state.perUser[uid, default: 0] - bytes
-            state.perUser[uid] = held > 0 ? held : nil
+            let held = state.perUser[uid, default: 0]
+            state.set(uid, from: held, to: max(0, held - bytes))
         }
     }
 

@@ -36,12 +36,33 @@ struct RouterAnswering: LineAnswering {
                 // runs: a copy of its own lets that buffer be reused instead of copied whole.
                 var own = ByteBufferAllocator().buffer(capacity: line.readableBytes)
                 own.writeImmutableBuffer(line)
-                return .later(eventLoop.makeFutureWithTask { [own] in await request.respond(line: own).value })
+                // Handed over, not captured: the line's bytes go once it is parsed, before a photo
+                // in it is decoded (the parsed text and the decoded bytes are all that stay).
+                let handOff = LineHandOff(own)
+                return .later(eventLoop.makeFutureWithTask {
+                    let reply = request.respond(line: handOff.take())
+                    return await reply.value
+                })
             }
             switch request.respond(line: line) {
             case .now(let answer): return .now(answer)
             case .later(let work): return .later(eventLoop.makeFutureWithTask(work))
             }
         }
+    }
+}
+
+/// A line passed to the task that answers it, held by nobody once taken.
+private final class LineHandOff: @unchecked Sendable {
+    // @unchecked: written once here and taken once by the one task that answers the line.
+    private var line: ByteBuffer?
+
+    init(_ line: ByteBuffer) {
+        self.line = line
+    }
+
+    func take() -> ByteBuffer {
+        defer { line = nil }
+        return line ?? ByteBuffer()
     }
 }

@@ -73,7 +73,7 @@ struct ClientMemoryBudgetTests {
         #expect(account.lineCompleted(Self.mebibyte + 10) == nil)
         #expect(account.unfinished == 0 && account.held == Self.mebibyte + 10)
         account.answerQueued(8 * Self.mebibyte)
-        #expect(budget.used > 4 * Self.mebibyte, "an answer already made is counted, past the budget")
+        #expect(budget.used(by: 7) > 4 * Self.mebibyte, "an answer already made is counted, past the share")
         #expect(account.unfinishedLine(2 * Self.step) != nil, "while it is out, new lines are refused")
         account.released(8 * Self.mebibyte)
         account.released(Self.mebibyte + 10)
@@ -86,7 +86,22 @@ struct ClientMemoryBudgetTests {
         let account = ClientMemoryAccount(budget: budget, uid: 7)
         #expect(account.unfinishedLine(2 * Self.mebibyte) == nil)
         budget.update(limits: .init(total: Self.mebibyte, perUser: Self.mebibyte))
-        #expect(budget.used == 2 * Self.mebibyte - Self.step, "room already held stays held")
+        #expect(budget.used(by: 7) == 2 * Self.mebibyte - Self.step, "room already held stays held")
         #expect(account.unfinishedLine(2 * Self.mebibyte + Self.step) != nil)
+    }
+
+    @Test("answers forced past a user's share are that user's alone: other users keep their room")
+    func forcedAnswersStayWithTheirUser() {
+        let budget = ClientMemoryBudget(limits: .init(total: 4 * Self.mebibyte, perUser: 2 * Self.mebibyte))
+        let greedy = ClientMemoryAccount(budget: budget, uid: 1)
+        for _ in 0..<8 { greedy.answerQueued(Self.mebibyte) }
+        #expect(budget.used(by: 1) == 8 * Self.mebibyte - Self.step)
+        #expect(budget.used == 2 * Self.mebibyte, "only the share counts against the total")
+        #expect(greedy.unfinishedLine(2 * Self.step) == .init(setting: "limits.maxBufferedBytesPerUser", limit: 2 * Self.mebibyte))
+        let other = ClientMemoryAccount(budget: budget, uid: 2)
+        #expect(other.unfinishedLine(2 * Self.mebibyte + Self.step) == nil, "another user has its whole share")
+        for _ in 0..<8 { greedy.released(Self.mebibyte) }
+        #expect(budget.used(by: 1) == 0)
+        #expect(budget.used == 2 * Self.mebibyte)
     }
 }
