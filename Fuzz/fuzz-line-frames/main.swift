@@ -66,6 +66,8 @@ func decodedFrames(_ chunks: [ArraySlice<UInt8>], limit: Int, ends: Bool) -> [Fr
                 case .tooLong(let reported):
                     invariant(reported == limit, "tooLong reports the limit \(reported), not \(limit)")
                     frames.append(.tooLong)
+                case .refused(let refusal):
+                    invariant(false, "a line refused by a memory budget the decoder does not have: \(refusal)")
                 }
             }
         } catch {
