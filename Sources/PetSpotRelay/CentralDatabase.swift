@@ -23,6 +23,13 @@ public actor CentralDatabase {
         thread.shutdownGracefully { _ in }
     }
 
+    /// Closes the session and waits for the database's thread to end: at exit, so that no libpq
+    /// call is cut off and the thread's memory is not left behind for the process to exit under.
+    public func shutdown() async {
+        await close()
+        try? await thread.shutdownGracefully()
+    }
+
     /// What one batch did: reports written now, those PostgreSQL already had, and those it did
     /// not keep although the statement succeeded (a trigger or rule of the central table that
     /// drops rows): only the first two may be acknowledged.

@@ -91,18 +91,25 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         pinMallocMmapThreshold(bytes: 128 * 1024)
         let logger = Logger(label: "petspot-relay")
         let databaseLogger = Logger(label: "petspot-relay.postgres")
+        let database = CentralDatabase(target: target, logger: databaseLogger)
         let relay = RelayService(
             settings: .init(box: box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
                             retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
             daemon: DaemonLink(socketPath: settings.socketPath, maxLineBytes: settings.maxAnswerBytes),
-            database: CentralDatabase(target: target, logger: databaseLogger),
+            database: database,
             logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: relay, successTerminationBehavior: .gracefullyShutdownGroup,
                              failureTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
     }
 
     /// The file (or the defaults) first, then each flag on top: the flag wins.
