@@ -257,21 +257,15 @@ public final class PetSpotConnection: DaemonCalling {
     public func nextNotification(timeout: Duration? = nil) throws(ClientError) -> DaemonNotification? {
         if !notifications.isEmpty { return notifications.removeFirst() }
         let end = timeout.map { ContinuousClock.now + $0 }
-        while true {
-            let value: JSONValue?
-            do throws(ClientError) {
-                value = try readValue(until: end)
-            } catch {
-                // Only the wait running out is "nothing came"; a connection lost or closed is not.
-                if let end, ContinuousClock.now >= end, fd >= 0 { return nil }
-                throw error
-            }
-            guard let value else { throw ClientError("petspotd closed the connection") }
-            guard let notification = DaemonNotification(value) else {
-                throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
-            }
-            return notification
+        let value: JSONValue?
+        do throws(ClientError) {
+            value = try readValue(until: end)
+        } catch {
+            // Only the wait running out is "nothing came"; a connection lost or closed is not.
+            if let end, ContinuousClock.now >= end, fd >= 0 { return nil }
+            throw error
         }
+        return try Self.notification(from: value)
     }
 
     /// A notification that needs no waiting: one kept while a call waited for its answer, else
@@ -282,17 +276,19 @@ public final class PetSpotConnection: DaemonCalling {
     public func notificationIfReady() throws(ClientError) -> DaemonNotification? {
         if !notifications.isEmpty { return notifications.removeFirst() }
         switch try receiveLine(waitingUntil: nil, waits: false) {
-        case .notYet:
-            return nil
-        case .end:
-            throw ClientError("petspotd closed the connection")
-        case .line(let line):
-            let value = try Self.parse(line)
-            guard let notification = DaemonNotification(value) else {
-                throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
-            }
-            return notification
+        case .notYet: return nil
+        case .end: return try Self.notification(from: nil)
+        case .line(let line): return try Self.notification(from: try Self.parse(line))
         }
+    }
+
+    /// What a line read while no call waits must be: a notification. nil is the connection's end.
+    private static func notification(from value: JSONValue?) throws(ClientError) -> DaemonNotification {
+        guard let value else { throw ClientError("petspotd closed the connection") }
+        guard let notification = DaemonNotification(value) else {
+            throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
+        }
+        return notification
     }
 
     /// Forgets the notifications that came while calls waited for their answers. Each of them

@@ -128,12 +128,6 @@ public actor CentralDatabase {
         try await withSession { session throws(CentralDatabaseError) in try Self.synchronousCommit(of: session) }
     }
 
-    /// The server this relay reached last, as host:port (with several hosts, the one that took writes).
-    public func server() async -> String? {
-        guard let session else { return nil }
-        return try? await thread.runIfActive { session.server }
-    }
-
     /// Runs `body` on the database's thread with a usable session, connecting (and migrating)
     /// first when there is none; a session that broke is dropped, so the next call connects again.
     private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {

@@ -119,15 +119,14 @@ final class PostgresSession: @unchecked Sendable {
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            let rowCount = PQntuples(result), columnCount = PQnfields(result)
-            var rows: [[String?]] = []
-            rows.reserveCapacity(Int(rowCount))
-            for row in 0..<rowCount {
-                rows.append((0..<columnCount).map { column in
-                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-                })
+            guard PQnfields(result) > 0 else { return PostgresRows(firstColumn: []) }
+            let rowCount = PQntuples(result)
+            var values: [String] = []
+            values.reserveCapacity(Int(rowCount))
+            for row in 0..<rowCount where PQgetisnull(result, row, 0) == 0 {
+                values.append(String(cString: PQgetvalue(result, row, 0)))
             }
-            return PostgresRows(rows: rows)
+            return PostgresRows(firstColumn: values)
         default:
             let sqlState = PQresultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Self.messageField).map { String(cString: $0) }
@@ -157,12 +156,10 @@ final class PostgresSession: @unchecked Sendable {
     }
 }
 
-/// The rows of a result, as text; for the small answers the relay reads (ids, a version).
+/// What the relay reads of a result (ids, a version, a setting): the first column as text, rows
+/// where it is NULL left out.
 struct PostgresRows: Sendable {
-    let rows: [[String?]]
-
-    /// The first column of every row that is not NULL.
-    var firstColumn: [String] { rows.compactMap { $0.first ?? nil } }
+    let firstColumn: [String]
 }
 
 /// Parameters of one statement in one buffer: each a byte range or NULL.

@@ -21,8 +21,16 @@ final class ClientMemoryBudget: Sendable {
 
     /// Why room was refused: the setting that was reached, and its value.
     struct Refusal: Sendable, Equatable {
+        static let perUserSetting = "limits.maxBufferedBytesPerUser"
+        static let totalSetting = "limits.maxBufferedBytes"
+
         let setting: String
         let limit: Int
+
+        /// What the client is told.
+        var message: String {
+            "the daemon already holds \(limit) bytes of lines and answers for \(setting == Self.perUserSetting ? "this user" : "all clients"); the line was skipped up to its newline, send it again once earlier requests are answered"
+        }
     }
 
     private struct State {
@@ -63,10 +71,10 @@ final class ClientMemoryBudget: Sendable {
             let held = state.perUser[uid, default: 0]
             if !force {
                 if held + bytes > state.limits.perUser {
-                    return Refusal(setting: "limits.maxBufferedBytesPerUser", limit: state.limits.perUser)
+                    return Refusal(setting: Refusal.perUserSetting, limit: state.limits.perUser)
                 }
                 if state.used + bytes > state.limits.total {
-                    return Refusal(setting: "limits.maxBufferedBytes", limit: state.limits.total)
+                    return Refusal(setting: Refusal.totalSetting, limit: state.limits.total)
                 }
             }
             state.set(uid, from: held, to: held + bytes)

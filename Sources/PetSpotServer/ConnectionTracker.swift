@@ -81,9 +81,6 @@ final class ConnectionTracker: Sendable {
         }
     }
 
-    /// Connections held by `uid`.
-    func count(user uid: UInt32) -> Int { state.withLockedValue { $0.perUser[uid, default: 0] } }
-
     private func closed(_ key: ObjectIdentifier) {
         let finished = state.withLockedValue { state -> AsyncStream<Void>.Continuation? in
             state.accepted.removeValue(forKey: key)

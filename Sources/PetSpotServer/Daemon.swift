@@ -79,23 +79,18 @@ public final class Daemon: Sendable {
                 // Read per connection, so a reload applies to every connection opened after it.
                 let limits = services.limits
                 guard tracker.admit(channel) else {
-                    faults.record("refused limits.maxConnections", .warning, "refusing a connection: limit reached",
-                                  ["limit": "limits.maxConnections=\(limits.maxConnections)"])
-                    let error = RPCError.limitExceeded("limits.maxConnections", max: limits.maxConnections,
-                                                       "the daemon serves its maximum of \(limits.maxConnections) connections; try again later")
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
+                        try Self.refuse(channel, "limits.maxConnections", limits.maxConnections, faults: faults, log: "refusing a connection: limit reached",
+                                        "the daemon serves its maximum of \(limits.maxConnections) connections; try again later")
                     }
                 }
                 let peer = PeerCredentials.read(from: channel).and(PeerGroups.read(from: channel)).map { $0.with(groups: $1) }
                 return peer.and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
                     let perUser = Self.connectionsPerUser(peer, services.settings)
                     guard tracker.admit(channel, user: peer.uid, limit: perUser.limit) else {
-                        faults.record("refused \(perUser.setting)", .warning, "refusing a connection: the user's limit reached",
-                                      ["limit": "\(perUser.setting)=\(perUser.limit)", "uid": "\(peer.uid)"])
-                        let error = RPCError.limitExceeded(perUser.setting, max: perUser.limit,
-                                                           "uid \(peer.uid) holds its maximum of \(perUser.limit) connections; close one or try again later")
-                        try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
+                        try Self.refuse(channel, perUser.setting, perUser.limit, faults: faults, log: "refusing a connection: the user's limit reached",
+                                        "uid \(peer.uid) holds its maximum of \(perUser.limit) connections; close one or try again later",
+                                        metadata: ["uid": "\(peer.uid)"])
                         return
                     }
                     let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
@@ -136,6 +131,16 @@ public final class Daemon: Sendable {
         return Daemon(services: services, group: group, tracker: tracker, buffers: buffers, faults: faults, notifier: notifier, logger: logger,
                       server: server, location: LocationWatchService(services: services), locationNotifier: LocationNotifier(services: services),
                       servingAt: activated == nil ? configuration.socketPath : "the socket systemd passed")
+    }
+
+    /// A connection over `setting`: a rate-limited warning, and the client is told why in one
+    /// line (`RefuseConnectionHandler`) before it is closed.
+    private static func refuse(_ channel: any Channel, _ setting: String, _ limit: Int, faults: FaultLog, log: String, _ message: String,
+                               metadata: Logger.Metadata = [:]) throws
+    {
+        faults.record("refused \(setting)", .warning, log, metadata.merging(["limit": "\(setting)=\(limit)"]) { $1 })
+        let error = RPCError.limitExceeded(setting, max: limit, message)
+        try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
     }
 
     /// The limit on connections of one uid that applies to `peer`, and the setting that names it:

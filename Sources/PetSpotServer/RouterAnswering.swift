@@ -25,8 +25,7 @@ struct RouterAnswering: LineAnswering {
             router.faults.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
             return .now(AnswerLine.failure(error))
         case .refused(let refusal):
-            let error = RPCError.limitExceeded(refusal.setting, max: refusal.limit,
-                                               "the daemon already holds \(refusal.limit) bytes of lines and answers for \(refusal.setting == "limits.maxBufferedBytesPerUser" ? "this user" : "all clients"); the line was skipped up to its newline, send it again once earlier requests are answered")
+            let error = RPCError.limitExceeded(refusal.setting, max: refusal.limit, refusal.message)
             router.faults.limitHit(refusal.setting, kind: "limitExceeded", connection: logger, error.message)
             return .now(AnswerLine.failure(error))
         case .line(let line):

@@ -100,12 +100,7 @@ struct ScreenRenderer {
 
     /// The last words after a submit: the report id, and how to see the report.
     func submitted(reportID: String) -> String {
-        switch layout {
-        case .fullScreen:
-            return "\n " + style.green(style.bold("✓ " + copy.submitted(reportID))) + "\n " + style.dim(copy.showIt(reportID)) + "\n"
-        case .plain:
-            return copy.submitted(reportID) + "\n" + copy.showIt(reportID) + "\n"
-        }
+        success(copy.submitted(reportID), reportID: reportID)
     }
 
     func cancelled() -> String {
@@ -115,7 +110,11 @@ struct ScreenRenderer {
     /// The last words when the flow was submitted on another connection: the report id, when
     /// the daemon gave it, and how to see the report.
     func submittedElsewhere(reportID: String?) -> String {
-        let said = copy.submittedElsewhere(reportID)
+        success(copy.submittedElsewhere(reportID), reportID: reportID)
+    }
+
+    /// A report stored: what was said, then how to see the report when its id is known.
+    private func success(_ said: String, reportID: String?) -> String {
         let showIt = reportID.map(copy.showIt)
         switch layout {
         case .fullScreen:
