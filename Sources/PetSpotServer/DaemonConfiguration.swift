@@ -43,7 +43,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var locationTimeoutMs = 10_000
     public var locationMaxAgeMs = 2_000
 
-    /// This long after the start, the program file's pages that only the start ran go back to
+    /// This long after the start, the pages of the program file and its libraries that only the start ran go back to
     /// the kernel (`StartupPages`).
     public var releaseStartupPages = true
     public var releaseStartupPagesAfterSeconds = 10

@@ -4,7 +4,7 @@ import PetSpotLogging
 import PetSpotSystem
 import ServiceLifecycle
 
-/// Hands the kernel back the program file's pages that only the start ran (`StartupPages`),
+/// Hands the kernel back the pages of the program file and its libraries that only the start ran (`StartupPages`),
 /// once the start has settled: by then the services have started, reached gpsd or begun
 /// retrying, and answered their first clients, so what comes back afterwards is what serving
 /// runs. A stop that comes first ends it with nothing done.

@@ -9,19 +9,22 @@ import Glibc
 /// their pages stay mapped for the life of the process, and the kernel maps clean file pages
 /// in 64 KiB windows around each fault, so most of the program file ends up resident (on a
 /// 24 MB petspotd, ~19 MiB of file pages after start against ~2 MiB of its own memory).
-/// `MADV_PAGEOUT` reclaims those pages from this process; what a request runs later comes
-/// back page by page (`MADV_RANDOM`: no read-ahead, so no neighbours come with it). Both are
-/// advice about clean, read-only pages of a file: the program's contents never change.
+/// The shared libraries it loaded are advised too: libcrypto, say, is touched while it is
+/// loaded and bound, and then only when a photo comes. `MADV_PAGEOUT` reclaims only the pages
+/// this process alone maps; a library page another process maps (libc's, mostly) stays.
+/// What a request runs later comes back page by page (`MADV_RANDOM`: no read-ahead, so no
+/// neighbours come with it). Both are advice about clean, read-only pages of files: their
+/// contents never change.
 public enum StartupPages {
-    /// What `release()` advised: the read-only mappings of the program file, in bytes.
+    /// What `release()` advised: the read-only mappings of the program file and its libraries.
     public struct Released: Sendable, Equatable {
         public let mappings: Int
         public let bytes: Int
     }
 
-    /// Advises the kernel to reclaim the read-only mappings of the running program's file.
-    /// A program file replaced on disk since the start (an upgrade) is left alone: its maps
-    /// no longer name the path `/proc/self/exe` reads.
+    /// Advises the kernel to reclaim the read-only mappings of the running program's file and
+    /// of its shared libraries. A file replaced on disk since the start (an upgrade) is left
+    /// alone: its maps no longer name the path `/proc/self/exe` reads, or end in "(deleted)".
     public static func release() throws(SystemError) -> Released {
         let program = try readLink("/proc/self/exe")
         let maps = try readFile("/proc/self/maps")
@@ -37,13 +40,16 @@ public enum StartupPages {
         return released
     }
 
-    /// The address ranges of `program`'s mappings that cannot be written, from the text of
-    /// /proc/PID/maps ("start-end perms offset dev inode path" per line).
+    /// The address ranges of the mappings of `program` and of shared libraries (`*.so`,
+    /// `*.so.N…`) that cannot be written, from the text of /proc/PID/maps ("start-end perms
+    /// offset dev inode path" per line).
     static func readOnlyMappings(of program: String, inMaps maps: String) -> [Range<UInt>] {
         var ranges: [Range<UInt>] = []
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, fields[5].drop(while: { $0 == " " }) == program[...] else { continue }
+            guard fields.count == 6 else { continue }
+            let path = fields[5].drop(while: { $0 == " " })
+            guard path == program[...] || isSharedLibrary(path) else { continue }
             let perms = fields[1]
             guard perms.count == 4, perms.dropFirst().first == "-" else { continue }
             let bounds = fields[0].split(separator: "-")
@@ -51,6 +57,15 @@ public enum StartupPages {
             ranges.append(low..<high)
         }
         return ranges
+    }
+
+    /// An absolute path whose file name is `NAME.so` or `NAME.so.` and numbers (`libc.so.6`,
+    /// `libsystemd.so.0.35.0`); a replaced file's path ends in " (deleted)" and is not one.
+    static func isSharedLibrary(_ path: Substring) -> Bool {
+        guard path.first == "/", let name = path.split(separator: "/").last else { return false }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard let so = parts.lastIndex(of: "so"), parts[..<so].contains(where: { !$0.isEmpty }) else { return false }
+        return parts[(so + 1)...].allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// MADV_PAGEOUT (Linux 5.4); not in Swift's Glibc module.

@@ -12,19 +12,41 @@ struct StartupPagesTests {
         5581a1910000-5581a1920000 rw-p 00000000 00:00 0 
         5581a2000000-5581a2100000 rw-p 00000000 00:00 0                          [heap]
         7f0000000000-7f0000100000 r-xp 00000000 fe:01 2000                       /usr/lib/x86_64-linux-gnu/libc.so.6
+        7f0000100000-7f0000110000 rw-p 00100000 fe:01 2000                       /usr/lib/x86_64-linux-gnu/libc.so.6
+        7f0000110000-7f0000120000 r--p 00000000 fe:01 2001                       /usr/lib/x86_64-linux-gnu/libcrypto.so.3 (deleted)
+        7f0000120000-7f0000130000 r--p 00000000 fe:01 2002                       /usr/share/locale/C.utf8/LC_CTYPE
         7f0000200000-7f0000300000 r-xp 00000000 fe:01 1400                       /usr/sbin/petspotd.old
         7f0000300000-7f0000400000 r-xp 00000000 fe:01 1500                       /opt/pet spot/petspotd
         7f0000400000-7f0000500000 r-xp 00000000 fe:01 1311                       /usr/sbin/petspotd (deleted)
         7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
         """
 
-    @Test("only the program's mappings that cannot be written are picked", arguments: [
-        ("/usr/sbin/petspotd", [0x5581a000_0000..<0x5581a040_0000, 0x5581a040_0000..<0x5581a180_0000, 0x5581a180_0000..<0x5581a190_0000]),
-        ("/opt/pet spot/petspotd", [0x7f00_0030_0000..<0x7f00_0040_0000]),
-        ("/usr/sbin/other", []),
+    @Test("only the mappings of the program and its libraries that cannot be written are picked", arguments: [
+        ("/usr/sbin/petspotd", [0x5581a000_0000..<0x5581a040_0000, 0x5581a040_0000..<0x5581a180_0000, 0x5581a180_0000..<0x5581a190_0000, libc]),
+        ("/opt/pet spot/petspotd", [libc, 0x7f00_0030_0000..<0x7f00_0040_0000]),
+        ("/usr/sbin/other", [libc]),
     ] as [(String, [Range<UInt>])])
     func picked(program: String, expected: [Range<UInt>]) {
         #expect(StartupPages.readOnlyMappings(of: program, inMaps: Self.maps) == expected)
+    }
+
+    static let libc: Range<UInt> = 0x7f00_0000_0000..<0x7f00_0010_0000
+
+    @Test("a shared library is a file named NAME.so, maybe with numbers after it", arguments: [
+        ("/usr/lib/x86_64-linux-gnu/libc.so.6", true),
+        ("/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0", true),
+        ("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", true),
+        ("/usr/lib/libplain.so", true),
+        ("/usr/lib/libc.so.6 (deleted)", false),
+        ("/usr/lib/lib.something.so.x", false),
+        ("/usr/share/locale/C.utf8/LC_CTYPE", false),
+        ("/srv/a.so/reports.sqlite", false),
+        ("/.so", false),
+        ("libc.so.6", false),
+        ("[vdso]", false),
+    ])
+    func sharedLibrary(path: String, expected: Bool) {
+        #expect(StartupPages.isSharedLibrary(path[...]) == expected)
     }
 
     @Test("lines that are not mappings are passed over")
