@@ -48,8 +48,9 @@ fuzz { input in
                   limits.maxConnections, limits.maxConnectionsPerUser, limits.maxBufferedBytes, limits.maxBufferedBytesPerUser,
                   configuration.relay.maxConnectionsPerUser, limits.maxPendingOutputBytes, limits.stalledReaderTimeoutSeconds,
                   limits.maxQueuedRequests, limits.maxBatchSize, limits.maxJSONDepth, limits.maxPhotoBytes,
-                  limits.maxPhotoBytesInMemory, limits.maxReportsPage, configuration.logFaultIntervalSeconds,
+                  limits.maxSpooledPhotoBytes, limits.maxSpooledPhotoBytesPerUser, limits.maxReportsPage, configuration.logFaultIntervalSeconds,
                   configuration.locationTimeoutMs, configuration.gpsdReconnectMaxMs]
     invariant(counts.allSatisfy { $0 >= 1 }, "a limit below 1: \(counts)")
     invariant(configuration.locationMaxAgeMs >= 0, "location.maxAgeMs \(configuration.locationMaxAgeMs)")
+    invariant(limits.minFreeDiskBytes >= 0, "limits.minFreeDiskBytes \(limits.minFreeDiskBytes)")
 }

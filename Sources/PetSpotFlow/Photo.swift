@@ -1,25 +1,51 @@
 import PetSpotJSON
 
-/// An accepted animal photo. Its bytes stay in the flow until the report is stored; screens and
-/// reports show only its metadata.
+/// An accepted animal photo. Its bytes stay with the flow (in memory or in the daemon's spool)
+/// until the report is stored; screens and reports show only its metadata.
 public struct Photo: Sendable, Hashable {
     /// Decided by the file's magic bytes: "image/jpeg", "image/png", "image/webp", "image/heic", ...
     public let mediaType: String
-    public let data: [UInt8]
-    /// SHA-256 of `data`, 64 lowercase hex digits.
+    public let content: any PhotoContent
+    /// SHA-256 of the content, 64 lowercase hex digits.
     public let sha256: String
     /// The client's name for the file; a hint for people, never used to decide the type.
     public let filename: String?
 
     public init(mediaType: String, data: [UInt8], filename: String?) {
         self.mediaType = mediaType
-        self.data = data
+        self.content = data
         self.sha256 = SHA256.hexHash(data)
         self.filename = filename
     }
 
+    private init(mediaType: String, content: any PhotoContent, sha256: String, filename: String?) {
+        self.mediaType = mediaType
+        self.content = content
+        self.sha256 = sha256
+        self.filename = filename
+    }
+
+    /// How many bytes the photo has.
+    public var byteCount: Int { content.count }
+
+    /// The same photo with its bytes kept elsewhere: `content` must hold the same bytes.
+    public func keptIn(_ content: any PhotoContent) -> Photo {
+        precondition(content.count == byteCount, "a photo's bytes moved with a different length")
+        return Photo(mediaType: mediaType, content: content, sha256: sha256, filename: filename)
+    }
+
     /// `{mediaType, bytes, sha256}`: what a view or a report shows instead of the data.
     public var metadata: JSONValue {
-        ["mediaType": .string(mediaType), "bytes": .int(data.count), "sha256": .string(sha256)]
+        ["mediaType": .string(mediaType), "bytes": .int(byteCount), "sha256": .string(sha256)]
+    }
+
+    /// Two photos are the same by what they say of their bytes, wherever those are kept.
+    public static func == (a: Photo, b: Photo) -> Bool {
+        a.sha256 == b.sha256 && a.byteCount == b.byteCount && a.mediaType == b.mediaType && a.filename == b.filename
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sha256)
+        hasher.combine(filename)
     }
 }

@@ -20,6 +20,20 @@ public struct PreparedUpdate: Sendable {
         }
     }
 
+    private init(values: JSONObject, photo: Result<Photo, PhotoDecoder.Problem>?) {
+        self.values = values
+        self.photo = photo
+    }
+
+    /// The photo decoded from `values`, if there is one and it was accepted.
+    public var decodedPhoto: Photo? { try? photo?.get() }
+
+    /// The same update with its photo's bytes kept elsewhere (`Photo.keptIn`).
+    public func keepingPhoto(in content: any PhotoContent) -> PreparedUpdate {
+        guard case .success(let photo)? = photo else { return self }
+        return PreparedUpdate(values: values, photo: .success(photo.keptIn(content)))
+    }
+
     /// Whether preparing does real work, so a caller can keep cheap updates on its own thread.
     public static func hasSlowPart(_ values: JSONObject) -> Bool {
         if case .object? = values["photo"] { return true }

@@ -94,7 +94,7 @@ struct ScreenBuilder {
     private func display(_ field: FlowField) -> String? {
         switch field {
         case .chipNumber: values.chipNumber.map { ChipNumber(normalizing: $0).formatted }
-        case .photo: values.photo.map { strings.photoSummary($0.mediaType, strings.byteSize($0.data.count)) }
+        case .photo: values.photo.map { strings.photoSummary($0.mediaType, strings.byteSize($0.byteCount)) }
         case .disappearanceDate: values.disappearanceDate.map(strings.date)
         case .species: values.species.map { env.species.name(of: $0, locale: locale) ?? $0 }
         case .race: values.race

@@ -51,12 +51,19 @@ public final class Daemon: Sendable {
         } catch {
             throw ConfigurationError("database.path: \(error.description)")
         }
+        let photoSpool: PhotoSpool
+        do {
+            photoSpool = try PhotoSpool.beside(databasePath: configuration.databasePath)
+        } catch {
+            try? await store.close()
+            throw ConfigurationError("database.path: cannot prepare the photo spool beside \(configuration.databasePath): \(error)")
+        }
         let limits = configuration.limits
         let subscriptions = SubscriptionHub(maxQueuedBytes: limits.maxPendingOutputBytes)
         let registry = FlowRegistry(limits: registryLimits(limits), clock: clock) { id in
             subscriptions.flowChanged(FlowView(id: id, state: .expired))
         }
-        let services = DaemonServices(settings: settings, registry: registry, store: store, clock: clock, subscriptions: subscriptions)
+        let services = DaemonServices(settings: settings, registry: registry, store: store, photoSpool: photoSpool, clock: clock, subscriptions: subscriptions)
         let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
         let router = RequestRouter(services: services, faults: faults)
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
@@ -339,7 +346,8 @@ public final class Daemon: Sendable {
 
     private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
         .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds,
-              maxPhotoBytesInMemory: limits.maxPhotoBytesInMemory, maxKeptViewBytes: limits.maxKeptViewBytes,
+              maxSpooledPhotoBytes: limits.maxSpooledPhotoBytes, maxSpooledPhotoBytesPerUser: limits.maxSpooledPhotoBytesPerUser,
+              maxKeptViewBytes: limits.maxKeptViewBytes,
               maxCompletedFlows: limits.maxCompletedFlows)
     }
 

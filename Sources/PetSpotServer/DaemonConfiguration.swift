@@ -103,7 +103,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxBatchSize = 100
         public var maxJSONDepth = 64
         public var maxPhotoBytes = 10 * 1024 * 1024
-        public var maxPhotoBytesInMemory = 512 * 1024 * 1024
+        /// Photos of open flows, kept in the spool on disk until submit: all users together,
+        /// and one user's.
+        public var maxSpooledPhotoBytes = 512 * 1024 * 1024
+        public var maxSpooledPhotoBytesPerUser = 128 * 1024 * 1024
+        /// A photo is refused when writing it to the spool would leave the file system with
+        /// less free than this, so that submits (which copy it into the database) keep working.
+        public var minFreeDiskBytes = 64 * 1024 * 1024
         /// Flow views kept for `flow.get`, all together (see FlowRegistry).
         public var maxKeptViewBytes = 1024 * 1024
         public var maxReportsPage = 100
@@ -181,7 +187,12 @@ extension DaemonConfiguration {
         .reloaded("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
         .reloaded("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
         .reloaded("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
-        .reloaded("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytesInMemory = try r.int(v, 1...1_099_511_627_776) }),
+        .reloaded("limits.maxSpooledPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytes = try r.int(v, 1...1_099_511_627_776) }),
+        // The former name of limits.maxSpooledPhotoBytes, from when photos stayed in memory:
+        // configuration files that still say it keep working.
+        .reloaded("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytes = try r.int(v, 1...1_099_511_627_776) }),
+        .reloaded("limits.maxSpooledPhotoBytesPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytesPerUser = try r.int(v, 1...1_099_511_627_776) }),
+        .reloaded("limits.minFreeDiskBytes", { c, v, r throws(ConfigurationError) in c.limits.minFreeDiskBytes = try r.int(v, 0...1_099_511_627_776) }),
         .reloaded("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
         .reloaded("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...ParamBounds.widest.maxReportsPage) }),
         .reloaded("limits.maxSubscriptionsPerConnection", { c, v, r throws(ConfigurationError) in c.limits.maxSubscriptionsPerConnection = try r.int(v, 0...1_000) }),

@@ -31,6 +31,8 @@ public struct RuntimeSettings: Sendable {
 public final class DaemonServices: Sendable {
     public let registry: FlowRegistry
     public let store: ReportStore
+    /// Where the photos of open flows wait for their submit.
+    public let photoSpool: PhotoSpool
     public let clock: DaemonClock
     /// Reports handed to a relay and not yet acknowledged.
     public let relayClaims: RelayClaims
@@ -46,7 +48,7 @@ public final class DaemonServices: Sendable {
     private let writtenInfo = NIOLockedValueBox<(generation: UInt64, bytes: [UInt8])?>(nil)
 
     /// `subscriptions` is made beforehand when the registry tells it of expired flows.
-    init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, clock: DaemonClock,
+    init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, photoSpool: PhotoSpool, clock: DaemonClock,
          subscriptions: SubscriptionHub? = nil, makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
     {
         let subscriptions = subscriptions ?? SubscriptionHub(maxQueuedBytes: settings.configuration.limits.maxPendingOutputBytes)
@@ -55,6 +57,7 @@ public final class DaemonServices: Sendable {
         self.runtime = NIOLockedValueBox(settings)
         self.registry = registry
         self.store = store
+        self.photoSpool = photoSpool
         self.clock = clock
         self.relayClaims = RelayClaims(clock: clock)
         self.makeID = makeID

@@ -19,19 +19,22 @@ public final class FlowRegistry: Sendable {
         /// the report's id; past it the oldest completed flow goes first.
         public var maxCompletedFlows: Int
         public var idleTimeout: Duration
-        /// Photos held by open flows, all together: photos live in memory until submit.
-        public var maxPhotoBytesInMemory: Int
+        /// Photos held by open flows, all together (kept in the daemon's spool until submit).
+        public var maxSpooledPhotoBytes: Int
+        /// Photos held by one user's open flows.
+        public var maxSpooledPhotoBytesPerUser: Int
         /// Written views kept with their flows, all together: a view past it is written for
         /// each `flow.get` instead of kept, so many open flows cost no more than the flows.
         public var maxKeptViewBytes: Int
 
-        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxPhotoBytesInMemory: Int = Int.max,
-                    maxKeptViewBytes: Int = Int.max, maxCompletedFlows: Int = Int.max) {
+        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxSpooledPhotoBytes: Int = Int.max,
+                    maxSpooledPhotoBytesPerUser: Int = Int.max, maxKeptViewBytes: Int = Int.max, maxCompletedFlows: Int = Int.max) {
             self.maxFlowsPerUser = maxFlowsPerUser
             self.maxFlows = maxFlows
             self.maxCompletedFlows = maxCompletedFlows
             self.idleTimeout = .seconds(idleTimeoutSeconds)
-            self.maxPhotoBytesInMemory = maxPhotoBytesInMemory
+            self.maxSpooledPhotoBytes = maxSpooledPhotoBytes
+            self.maxSpooledPhotoBytesPerUser = maxSpooledPhotoBytesPerUser
             self.maxKeptViewBytes = maxKeptViewBytes
         }
     }
@@ -63,12 +66,20 @@ public final class FlowRegistry: Sendable {
         var limits: Limits
         /// When a full sweep last ran; a full table is swept at most once a second.
         var lastSweep: DaemonInstant?
-        /// Bytes of the photos the flows hold.
+        /// Bytes of the photos the flows hold, in all and per owner.
         var photoBytes = 0
+        var photoBytesByOwner: [UInt32: Int] = [:]
         /// Bytes of the views kept with the flows.
         var keptViewBytes = 0
         /// Told of each active flow that expires (a watch's last word), under the lock.
         let expired: @Sendable (String) -> Void
+
+        mutating func photoBytesChanged(_ owner: UInt32, by delta: Int) {
+            guard delta != 0 else { return }
+            photoBytes += delta
+            let held = photoBytesByOwner[owner, default: 0] + delta
+            photoBytesByOwner[owner] = held > 0 ? held : nil
+        }
 
         mutating func activeEnded(_ owner: UInt32) {
             activeByOwner.decrement(owner)
@@ -168,11 +179,17 @@ public final class FlowRegistry: Sendable {
             }
             // The change is kept only within the photo budget; otherwise the flow stays as it was.
             let photoAfter = entry.flow.photoBytes
-            if photoAfter > photoBefore, table.photoBytes - photoBefore + photoAfter > table.limits.maxPhotoBytesInMemory {
-                throw .limitReached(setting: "limits.maxPhotoBytesInMemory", max: table.limits.maxPhotoBytesInMemory,
-                                    message: "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
+            if photoAfter > photoBefore {
+                if table.photoBytesByOwner[owner, default: 0] - photoBefore + photoAfter > table.limits.maxSpooledPhotoBytesPerUser {
+                    throw .limitReached(setting: "limits.maxSpooledPhotoBytesPerUser", max: table.limits.maxSpooledPhotoBytesPerUser,
+                                        message: "your open flows hold as many photo bytes as one user may; submit or cancel a flow with a photo first")
+                }
+                if table.photoBytes - photoBefore + photoAfter > table.limits.maxSpooledPhotoBytes {
+                    throw .limitReached(setting: "limits.maxSpooledPhotoBytes", max: table.limits.maxSpooledPhotoBytes,
+                                        message: "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
+                }
             }
-            table.photoBytes += photoAfter - photoBefore
+            table.photoBytesChanged(owner, by: photoAfter - photoBefore)
             entry.lastUsed = now
             entry.revision &+= 1
             if let view = entry.view {
@@ -182,7 +199,7 @@ public final class FlowRegistry: Sendable {
             switch entry.flow.state {
             case .cancelled:
                 table.entries[id] = nil
-                table.photoBytes -= photoAfter
+                table.photoBytesChanged(owner, by: -photoAfter)
                 if wasActive { table.activeEnded(owner) }
             case .completed:
                 table.entries[id] = entry
@@ -292,7 +309,7 @@ public final class FlowRegistry: Sendable {
     private static func remove(_ id: String, entry: Entry, from table: inout Table) {
         table.dropView(of: id)
         table.entries[id] = nil
-        table.photoBytes -= entry.flow.photoBytes
+        table.photoBytesChanged(entry.owner, by: -entry.flow.photoBytes)
         switch entry.flow.state {
         case .active: table.activeEnded(entry.owner)
         case .completed: table.completedCount -= 1
@@ -306,7 +323,7 @@ public final class FlowRegistry: Sendable {
 }
 
 extension Flow {
-    fileprivate var photoBytes: Int { values.photo?.data.count ?? 0 }
+    fileprivate var photoBytes: Int { values.photo?.byteCount ?? 0 }
 }
 
 extension Dictionary where Value == Int {

@@ -10,7 +10,9 @@ public struct NewReport: Sendable {
     public let submittedAt: String
     /// The report's `values` object as compact JSON text (photo as metadata only).
     public let valuesJSON: String
-    public let photo: StoredPhoto?
+    /// Set by the caller just before it submits, when the bytes are at hand (read back from
+    /// the daemon's spool).
+    public var photo: StoredPhoto?
 
     public init(id: String, flowID: String, ownerUID: UInt32, submittedAt: String, valuesJSON: String, photo: StoredPhoto?) {
         self.id = id

@@ -12,6 +12,12 @@ public enum FileDescriptorIO {
         if failure != 0 { throw SystemError(errno: failure) }
     }
 
+    /// Writes all of `bytes`, carrying on after a short write or EINTR.
+    public static func write(_ fd: Int32, bytes: [UInt8]) throws(SystemError) {
+        let failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
+        if failure != 0 { throw SystemError(errno: failure) }
+    }
+
     /// Opens `path` for writing (it must exist), writes `text` and closes it.
     public static func writeFile(_ path: String, _ text: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)

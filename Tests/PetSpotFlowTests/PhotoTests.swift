@@ -74,14 +74,14 @@ struct PhotoTests {
         let unpadded = padded.trimmingCharacters(in: CharacterSet(charactersIn: "="))
         #expect(padded != unpadded)
         for text in [wrapped, unpadded] {
-            #expect(try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024).data == bytes)
+            #expect(try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024).content.bytes() == bytes)
         }
     }
 
     @Test("the size limit applies to the decoded bytes: at the limit is accepted, one more is refused")
     func sizeLimit() throws {
         let limit = 64
-        #expect(try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit)), filename: nil, maxBytes: limit).data.count == limit)
+        #expect(try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit)), filename: nil, maxBytes: limit).byteCount == limit)
         #expect(throws: PhotoDecoder.Problem.tooLarge(limit: limit)) {
             try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit + 1)), filename: nil, maxBytes: limit)
         }
@@ -92,7 +92,7 @@ struct PhotoTests {
         let env = FlowEnvironment(today: Fixture.today, species: Fixture.species, maxPhotoBytes: 64)
         var flow = try Fixture.flow(at: .photo)
         try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.png(count: 64)))"}}"#, env: env)
-        #expect(flow.values.photo?.data.count == 64)
+        #expect(flow.values.photo?.byteCount == 64)
         try flow.update(#"{"photo": {"data": "\#(Fixture.base64(Image.jpeg(count: 65)))"}}"#, env: env)
         #expect(flow.values.photo == nil, "a refused photo replaces the previous one")
         #expect(flow.field(.photo, env: env)?["error"] == .string(StringCatalog.english.issue(.photo(.tooLarge(limit: 64)))))

@@ -271,7 +271,7 @@ struct PhotoBudgetTests {
 
     @Test("photos of all flows fit the budget exactly; one byte more is refused and changes nothing; leaving frees it")
     func budget() throws {
-        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxPhotoBytesInMemory: 300),
+        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 300),
                                     clock: .manual(ManualTime()))
         try flowOnPhotoStep(registry, id: "a", owner: 1)
         try flowOnPhotoStep(registry, id: "b", owner: 2)
@@ -281,15 +281,41 @@ struct PhotoBudgetTests {
         #expect {
             try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
         } throws: { error in
-            if case .limitReached("limits.maxPhotoBytesInMemory", 300, _) = error as? FlowRegistryError { true } else { false }
+            if case .limitReached("limits.maxSpooledPhotoBytes", 300, _) = error as? FlowRegistryError { true } else { false }
         }
-        #expect(try registry.withFlow("b", owner: 2) { $0.values.photo?.data.count } == 100)
+        #expect(try registry.withFlow("b", owner: 2) { $0.values.photo?.byteCount } == 100)
         // A smaller photo always fits; cancelling gives the bytes back.
         try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(50), env: Self.env) }
         #expect(registry.photoBytes == 150)
         try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }
         #expect(registry.photoBytes == 100)
         try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        #expect(registry.photoBytes == 300)
+    }
+
+    @Test("one user's photos fit its share exactly; one byte more is refused while another user still fits; expiry and completion count")
+    func perUserShare() throws {
+        let time = ManualTime()
+        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
+                                                  maxSpooledPhotoBytesPerUser: 300),
+                                    clock: .manual(time))
+        for (id, owner) in [("a", UInt32(1)), ("b", 1), ("c", 2)] { try flowOnPhotoStep(registry, id: id, owner: owner) }
+        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(200), env: Self.env) }
+        try registry.withFlow("b", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(100), env: Self.env) }
+        #expect {
+            try registry.withFlow("b", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
+        } throws: { error in
+            if case .limitReached("limits.maxSpooledPhotoBytesPerUser", 300, _) = error as? FlowRegistryError { true } else { false }
+        }
+        #expect(try registry.withFlow("b", owner: 1) { $0.values.photo?.byteCount } == 100)
+        // Another user has a share of its own.
+        try registry.withFlow("c", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        #expect(registry.photoBytes == 600)
+        // An expired flow gives its user's bytes back.
+        time.advance(by: .seconds(61))
+        #expect(registry.expireIdle() == 3)
+        try flowOnPhotoStep(registry, id: "d", owner: 1)
+        try registry.withFlow("d", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
         #expect(registry.photoBytes == 300)
     }
 }

@@ -35,7 +35,9 @@ extension RequestRouter {
             .init("maxBatchSize", limits.maxBatchSize),
             .init("maxJSONDepth", limits.maxJSONDepth),
             .init("maxPhotoBytes", limits.maxPhotoBytes),
-            .init("maxPhotoBytesInMemory", limits.maxPhotoBytesInMemory),
+            .init("maxSpooledPhotoBytes", limits.maxSpooledPhotoBytes),
+            .init("maxSpooledPhotoBytesPerUser", limits.maxSpooledPhotoBytesPerUser),
+            .init("minFreeDiskBytes", limits.minFreeDiskBytes),
             .init("maxReportsPage", limits.maxReportsPage),
             .init("maxSubscriptionsPerConnection", limits.maxSubscriptionsPerConnection),
         ])

@@ -31,9 +31,9 @@ extension RequestRouter {
         let services = self.services
         let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
             let env = services.flowEnvironment()
-            let prepared = PreparedUpdate(params.values, env: env)
             return Result { () throws(RPCError) -> Answer<FlowAnswer> in
-                try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in
+                let prepared = try Self.spooled(PreparedUpdate(params.values, env: env), services)
+                return try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in
                     try flow.update(prepared, env: env)
                     return .value(FlowAnswer(flow: flow.view(env: env)))
                 }
@@ -41,6 +41,12 @@ extension RequestRouter {
         }
         // A photo takes real time to decode and hash: never on the event loop.
         return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
+    }
+
+    /// A decoded photo goes to the spool before the flow takes it: the flow keeps only the file.
+    private static func spooled(_ update: PreparedUpdate, _ services: DaemonServices) throws(RPCError) -> PreparedUpdate {
+        guard let photo = update.decodedPhoto else { return update }
+        return update.keepingPhoto(in: try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes))
     }
 
     func flowContinue(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowContinue.Result> {
@@ -99,20 +105,28 @@ extension RequestRouter {
         }
     }
 
+    private static func bytes(of photo: Photo) throws(RPCError) -> [UInt8] {
+        do {
+            return try photo.content.bytes()
+        } catch {
+            throw RPCError(.internalError, "cannot read the flow's photo back from the spool: \(error); nothing was stored")
+        }
+    }
+
     func flowSubmit(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowSubmit.Result> {
         let id = params.flowId
         let services = self.services
         let env = services.flowEnvironment()
-        enum Next { case alreadyStored(reportID: String, view: FlowView), store(NewReport) }
+        enum Next { case alreadyStored(reportID: String, view: FlowView), store(NewReport, photo: Photo?) }
         let next = try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> Next in
             if flow.state == .completed, let reportID = flow.reportID {
                 return .alreadyStored(reportID: reportID, view: flow.view(env: env))
             }
             try flow.checkSubmittable()
-            let photo = flow.values.photo.map { StoredPhoto(mediaType: $0.mediaType, sha256: $0.sha256, data: $0.data) }
             return .store(NewReport(id: services.makeID(), flowID: flow.id, ownerUID: peer.uid,
                                     submittedAt: ISO8601.string(services.clock.wallTime()),
-                                    valuesJSON: JSONWriter.string(flow.values.json), photo: photo))
+                                    valuesJSON: JSONWriter.string(flow.values.json), photo: nil),
+                          photo: flow.values.photo)
         }
         return .work { () async throws(RPCError) -> FlowSubmit.Result in
             switch next {
@@ -121,7 +135,9 @@ extension RequestRouter {
                     throw RPCError(.internalError, "the report \(reportID) of this flow is missing from the database")
                 }
                 return FlowSubmit.Result(flow: view, report: try ReportView(stored))
-            case .store(let report):
+            case .store(var report, let photo):
+                // Read back from the spool here, not under the registry's lock: one photo per submit.
+                if let photo { report.photo = StoredPhoto(mediaType: photo.mediaType, sha256: photo.sha256, data: try Self.bytes(of: photo)) }
                 let (stored, inserted) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
                 let reportView = try ReportView(stored)
                 if inserted {

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PetSpotFlow
+import PetSpotProtocol
+import PetSpotSystem
+
+/// Where the photos of open flows wait for their submit: nameless files (`SpoolFile`) in the
+/// spool directory beside the database, so open flows cost the daemon no memory for their
+/// photos. A photo's file goes when the flow lets go of it (a new photo, cancel, expiry, the
+/// completed flow dropped), or with the process.
+///
+/// A photo that would leave the file system with less than `limits.minFreeDiskBytes` free is
+/// refused before it is written, so that the submits that copy photos into the database keep
+/// working; how much the flows may hold is the registry's (`limits.maxSpooledPhotoBytes`).
+public struct PhotoSpool: Sendable {
+    public let directory: String
+
+    /// The spool of the database at `databasePath`: `spool/` beside it, made (0700) if missing,
+    /// and emptied of what a crash left there.
+    public static func beside(databasePath: String) throws(SystemError) -> PhotoSpool {
+        let parent = databasePath.lastIndex(of: "/").map { String(databasePath[..<$0]) } ?? "."
+        let directory = parent + "/spool"
+        if mkdir(directory, 0o700) != 0, errno != EEXIST { throw SystemError(errno: errno) }
+        try SpoolFile.sweep(directory)
+        return PhotoSpool(directory: directory)
+    }
+
+    /// A photo's bytes moved to a spool file, or the refusal a client sees.
+    func keep(_ photo: some PhotoContent, minFreeBytes: Int) throws(RPCError) -> SpooledPhoto {
+        let needed = photo.count
+        var fs = statvfs()
+        if statvfs(directory, &fs) == 0 {
+            let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+            if free - needed < minFreeBytes { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
+        }
+        let file: SpoolFile
+        do {
+            file = try SpoolFile.write(try photo.bytes(), in: directory)
+        } catch let error as SystemError where error.errno == ENOSPC || error.errno == EDQUOT {
+            throw Self.diskFull(free: 0, needed: needed, minFreeBytes: minFreeBytes)
+        } catch {
+            throw RPCError(.internalError, "cannot keep the photo in the spool: \(error)")
+        }
+        return SpooledPhoto(file: file)
+    }
+
+    private static func diskFull(free: Int, needed: Int, minFreeBytes: Int) -> RPCError {
+        .limitExceeded("limits.minFreeDiskBytes", max: minFreeBytes,
+                       "the disk keeping photos has \(free) bytes free, and a photo of \(needed) bytes would leave less than limits.minFreeDiskBytes (\(minFreeBytes)); submit or cancel flows with a photo, or try again later")
+    }
+}
+
+/// A photo's bytes in a spool file.
+struct SpooledPhoto: PhotoContent {
+    let file: SpoolFile
+    var count: Int { file.count }
+    func bytes() throws -> [UInt8] { try file.read() }
+}

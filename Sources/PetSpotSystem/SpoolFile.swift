@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bytes kept in a file with no name instead of in memory: the photo of an open flow.
+///
+/// The file is made with `O_TMPFILE`, so it has no name and is gone once its descriptor
+/// closes: when the value is dropped, and also after a crash, with nothing to clean up. A file
+/// system without `O_TMPFILE` gets a named file that is unlinked at once; `sweep(_:)` removes
+/// any a crash left between the two steps.
+public final class SpoolFile: Sendable {
+    /// How many bytes the file holds.
+    public let count: Int
+    private let descriptor: Int32
+
+    /// Names of the fallback's files, which `sweep(_:)` removes.
+    static let namePrefix = ".spool-"
+
+    private init(descriptor: Int32, count: Int) {
+        self.descriptor = descriptor
+        self.count = count
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes `bytes` to a new nameless file in `directory`. A full disk throws `ENOSPC`.
+    public static func write(_ bytes: [UInt8], in directory: String) throws(SystemError) -> SpoolFile {
+        let fd = try makeNameless(in: directory)
+        do throws(SystemError) {
+            try FileDescriptorIO.write(fd, bytes: bytes)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return SpoolFile(descriptor: fd, count: bytes.count)
+    }
+
+    /// The whole content, read back.
+    public func read() throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, count - offset, off_t(offset)) }
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                throw SystemError(errno: n < 0 ? errno : EIO)
+            }
+        }
+        return bytes
+    }
+
+    /// Removes the fallback's files a crash left in `directory`; answers how many.
+    @discardableResult
+    public static func sweep(_ directory: String) throws(SystemError) -> Int {
+        guard let dir = opendir(directory) else { throw SystemError(errno: errno) }
+        defer { closedir(dir) }
+        var removed = 0
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasPrefix(namePrefix) else { continue }
+            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// `O_TMPFILE` (Linux 3.11): `__O_TMPFILE | O_DIRECTORY`; the first is the same on every
+    /// Linux architecture, the second is not, and Swift's Glibc module has neither together.
+    private static let openTemporaryFile: Int32 = 0o20000000 | O_DIRECTORY
+
+    private static func makeNameless(in directory: String) throws(SystemError) -> Int32 {
+        let fd = open(directory, openTemporaryFile | O_RDWR | O_CLOEXEC, 0o600)
+        if fd >= 0 { return fd }
+        // EOPNOTSUPP: the file system has no O_TMPFILE; EISDIR: the kernel is older than 3.11.
+        guard errno == EOPNOTSUPP || errno == EISDIR else { throw SystemError(errno: errno) }
+        var template = Array((directory + "/" + namePrefix + "XXXXXX").utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw SystemError(errno: errno) }
+        _ = fcntl(named, F_SETFD, FD_CLOEXEC)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard unlink(path) == 0 else {
+            let failure = errno
+            close(named)
+            throw SystemError(errno: failure)
+        }
+        return named
+    }
+}

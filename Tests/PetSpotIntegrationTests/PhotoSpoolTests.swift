@@ -1,0 +1,118 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import Testing
+
+/// Photos of open flows wait in nameless files beside the database, not in the daemon's
+/// memory: seen from outside, through the daemon's descriptors and the spool directory.
+@Suite("Photos wait on disk")
+struct PhotoSpoolTests {
+    static func spoolDirectory(_ daemon: DaemonProcess) -> String {
+        URL(fileURLWithPath: daemon.databasePath).deletingLastPathComponent().appendingPathComponent("spool").path
+    }
+
+    /// The daemon's descriptors that point into its spool directory.
+    static func spoolFiles(_ daemon: DaemonProcess) throws -> [String] {
+        let pid = try #require(daemon.process?.processIdentifier)
+        let spool = spoolDirectory(daemon) + "/"
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { fd in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            return target.flatMap { $0.hasPrefix(spool) ? $0 : nil }
+        }
+    }
+
+    static func onPhotoStep(_ conn: PetSpotConnection) throws -> JSONValue {
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!
+        _ = try conn.result("flow.update", ["flowId": flowID, "values": ["chipNumber": "616 09 1234 5678 9"]])
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        return flowID
+    }
+
+    static func photoUpdate(_ flowID: JSONValue, _ bytes: [UInt8]) -> JSONObject {
+        ["flowId": flowID, "values": ["photo": ["data": .string(Data(bytes).base64EncodedString())]]]
+    }
+
+    static func photo(_ size: Int, seed: UInt8 = 1) -> [UInt8] {
+        Array(pngBytes.prefix(8)) + (0..<(size - 8)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
+    }
+
+    @Test("a photo waits in one nameless file; a new photo replaces it, cancelling removes it; the report stores its bytes")
+    func nameless() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let flowID = try Self.onPhotoStep(conn)
+        #expect(try Self.spoolFiles(daemon).isEmpty)
+
+        _ = try conn.result("flow.update", Self.photoUpdate(flowID, Self.photo(300_000)))
+        try waitUntil("one spool file open") { try Self.spoolFiles(daemon).count == 1 }
+        let first = try Self.spoolFiles(daemon)
+        #expect(first.allSatisfy { $0.hasSuffix("(deleted)") }, "a spool file has a name: \(first)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.spoolDirectory(daemon)).isEmpty)
+
+        let last = Self.photo(200_000, seed: 9)
+        let flow = try conn.result("flow.update", Self.photoUpdate(flowID, last))["flow"]!
+        #expect(flow[path: "values", "photo", "bytes"] == .int(200_000))
+        try waitUntil("the first photo's file closed") { let now = try Self.spoolFiles(daemon); return now.count == 1 && now != first }
+
+        // The rest of the report; the stored photo is the last one, byte for byte.
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        _ = try conn.result("flow.update", ["flowId": flowID, "values": ["species": "dog", "race": "Beagle", "gender": "male", "latitude": "52.2", "longitude": "21.0"]])
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        _ = try conn.result("flow.update", ["flowId": flowID, "values": ["contactEmail": "owner@example.org"]])
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        let reportID = try #require(conn.result("flow.submit", ["flowId": flowID])[path: "report", "id"]?.stringValue)
+        let stored = try runProgram("/usr/bin/sqlite3", ["file:\(daemon.databasePath)?mode=ro", "SELECT hex(photo) FROM report WHERE id = '\(reportID)';"])
+        #expect(stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == last.map { String(format: "%02X", $0) }.joined())
+
+        // Another flow's photo, cancelled: its file goes with it.
+        let other = try Self.onPhotoStep(conn)
+        _ = try conn.result("flow.update", Self.photoUpdate(other, Self.photo(1000)))
+        let withOther = try Self.spoolFiles(daemon).count
+        _ = try conn.result("flow.cancel", ["flowId": other])
+        try waitUntil("the cancelled flow's file closed") { try Self.spoolFiles(daemon).count == withOther - 1 }
+    }
+
+    @Test("a photo that would leave less than limits.minFreeDiskBytes free is refused naming it; the flow keeps what it had and submits")
+    func freeSpaceGuard() throws {
+        let daemon = try DaemonProcess(settings: ["limits": ["minFreeDiskBytes": 1_099_511_627_776]]).start()
+        let conn = try daemon.connect()
+        let flowID = try Self.onPhotoStep(conn)
+        let refused = try conn.raw(#"{"jsonrpc":"2.0","id":7,"method":"flow.update","params":"# + JSONWriter.string(.object(Self.photoUpdate(flowID, Self.photo(5000)))) + "}")
+        #expect(refused.errorKind == "limitExceeded", "\(JSONWriter.string(refused))")
+        #expect(refused[path: "error", "data", "limit"] == "limits.minFreeDiskBytes")
+        #expect(refused[path: "error", "data", "max"] == .int(1_099_511_627_776))
+        let message = refused[path: "error", "message"]?.stringValue ?? ""
+        #expect(message.contains("5000 bytes") && !message.contains("/"), "\(message)")
+        #expect(try conn.result("flow.get", ["flowId": flowID])[path: "flow", "values", "photo"] == .null)
+        #expect(try Self.spoolFiles(daemon).isEmpty)
+        // A report without a photo still goes through.
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        #expect(try conn.result("flow.get", ["flowId": flowID])[path: "flow", "step"] == "description")
+    }
+
+    @Test("one user's photos fit limits.maxSpooledPhotoBytesPerUser; one byte more is refused naming it, and fits once a flow is cancelled")
+    func perUserShare() throws {
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxSpooledPhotoBytesPerUser=10000"]).start()
+        let conn = try daemon.connect()
+        let a = try Self.onPhotoStep(conn), b = try Self.onPhotoStep(conn)
+        _ = try conn.result("flow.update", Self.photoUpdate(a, Self.photo(6000)))
+        _ = try conn.result("flow.update", Self.photoUpdate(b, Self.photo(4000)))
+        let refused = try conn.raw(#"{"jsonrpc":"2.0","id":8,"method":"flow.update","params":"# + JSONWriter.string(.object(Self.photoUpdate(b, Self.photo(4001)))) + "}")
+        #expect(refused[path: "error", "data", "limit"] == "limits.maxSpooledPhotoBytesPerUser", "\(JSONWriter.string(refused))")
+        #expect(try conn.result("flow.get", ["flowId": b])[path: "flow", "values", "photo", "bytes"] == .int(4000))
+        try waitUntil("the refused photo's file closed") { try Self.spoolFiles(daemon).count == 2 }
+        _ = try conn.result("flow.cancel", ["flowId": a])
+        #expect(try conn.result("flow.update", Self.photoUpdate(b, Self.photo(10000)))[path: "flow", "values", "photo", "bytes"] == .int(10000))
+    }
+
+    @Test("a start removes what a crash left in the spool, and nothing beside it")
+    func sweptAtStart() throws {
+        let daemon = try DaemonProcess()
+        let spool = Self.spoolDirectory(daemon)
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: spool + "/.spool-Ab12Cd", contents: Data(repeating: 1, count: 100)))
+        #expect(FileManager.default.createFile(atPath: spool + "/kept", contents: Data()))
+        _ = try daemon.start()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool) == ["kept"])
+    }
+}
