@@ -19,8 +19,9 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; 
 trap cleanup EXIT
 
 ulimit -n 8192
+# Step 2 is one user's 50 photos (450 MiB): past the default share of one user's photos.
 "$bin/petspotd" --config config/petspotd.json --socket "$dir/petspotd.sock" --database "$dir/reports.sqlite" \
-  --location-providers simulated --log-level error 2>"$dir/petspotd.log" &
+  --location-providers simulated --log-level error --limit maxSpooledPhotoBytesPerUser=536870912 2>"$dir/petspotd.log" &
 pid=$!
 for _ in $(seq 100); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
 [ -S "$dir/petspotd.sock" ] || { echo "petspotd did not start"; cat "$dir/petspotd.log"; exit 1; }

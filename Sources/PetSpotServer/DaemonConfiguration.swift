@@ -188,9 +188,6 @@ extension DaemonConfiguration {
         .reloaded("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
         .reloaded("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
         .reloaded("limits.maxSpooledPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytes = try r.int(v, 1...1_099_511_627_776) }),
-        // The former name of limits.maxSpooledPhotoBytes, from when photos stayed in memory:
-        // configuration files that still say it keep working.
-        .reloaded("limits.maxPhotoBytesInMemory", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytes = try r.int(v, 1...1_099_511_627_776) }),
         .reloaded("limits.maxSpooledPhotoBytesPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytesPerUser = try r.int(v, 1...1_099_511_627_776) }),
         .reloaded("limits.minFreeDiskBytes", { c, v, r throws(ConfigurationError) in c.limits.minFreeDiskBytes = try r.int(v, 0...1_099_511_627_776) }),
         .reloaded("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
@@ -205,6 +202,10 @@ extension DaemonConfiguration {
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }
+
+    /// Old names still read, so that configuration files that say them keep working:
+    /// photos of open flows stayed in memory before they were spooled.
+    static let formerNames = ["limits.maxPhotoBytesInMemory": "limits.maxSpooledPhotoBytes"]
 
     /// The keys a reload cannot apply.
     public static var restartOnlyKeys: [String] { readers.filter { $0.differs != nil }.map(\.key) }
@@ -226,7 +227,7 @@ extension DaemonConfiguration {
 
     /// Applies the members of a parsed file (or of a test's JSON) to these settings.
     public mutating func apply(_ json: JSONValue, file: String) throws(ConfigurationError) {
-        try SettingsFile.apply(json, to: &self, settings: Self.readers, file: file)
+        try SettingsFile.apply(json, to: &self, settings: Self.readers, formerNames: Self.formerNames, file: file)
     }
 
     /// The species file as a path to open: relative names are read beside the configuration file.

@@ -21,14 +21,17 @@ public enum SettingsFile {
         }
     }
 
-    /// Applies each member of `json` with its setting of `settings`, in the file's order.
-    public static func apply<C>(_ json: JSONValue, to configuration: inout C, settings: [Setting<C>], file: String) throws(ConfigurationError) {
+    /// Applies each member of `json` with its setting of `settings`, in the file's order. A key
+    /// of `formerNames` (a setting's old name) is read as the setting it names.
+    public static func apply<C>(_ json: JSONValue, to configuration: inout C, settings: [Setting<C>], formerNames: [String: String] = [:],
+                                file: String) throws(ConfigurationError) {
         guard case .object = json else {
             throw ConfigurationError("\(file): the configuration must be a JSON object")
         }
         var flat: [(key: String, value: JSONValue)] = []
         flatten(json, prefix: "", settings: settings, into: &flat)
-        for (key, value) in flat {
+        for (written, value) in flat {
+            let key = formerNames[written] ?? written
             guard let setting = settings.first(where: { $0.key == key }) else {
                 throw ConfigurationError("\(file): unknown key \"\(key)\"\(hint(for: key, settings.map(\.key)))")
             }

@@ -9,9 +9,10 @@ import Testing
 struct DiskFullTests {
     static let sizeKiB = 2048
 
-    /// A daemon whose database folder is a fresh tmpfs.
+    /// A daemon whose database folder (and its photo spool) is a fresh tmpfs. The free-space
+    /// guard for photos is off (it would refuse every photo on 2 MiB), so the disk fills for real.
     static func daemonOnTmpfs() throws -> (DaemonProcess, TmpfsMount) {
-        let daemon = try DaemonProcess()
+        let daemon = try DaemonProcess(settings: ["limits": ["minFreeDiskBytes": 0]])
         let tmpfs = try TmpfsMount(at: daemon.directory.appendingPathComponent("var").path, sizeKiB: sizeKiB)
         return (daemon, tmpfs)
     }
@@ -51,12 +52,12 @@ struct DiskFullTests {
             !logLines(daemon.log, containing: "error: request failed", "kind=storageFailed", "method=flow.submit", "flowId=\(flowID)").isEmpty
         }
 
-        // It serves on: other requests, reads of what is stored, new flows.
+        // It serves on: other requests, reads of what is stored, new flows (a photo waits for space: below).
         #expect(try conn.result("daemon.info")["name"] == "petspotd")
         #expect(try conn.result("flow.get", ["flowId": .string(flowID)])[path: "flow", "state"] == "active")
         #expect(try allReportIDs(conn) == [before])
         let other = try daemon.connect()
-        _ = try prepareReport(other, chip: "500002")
+        #expect(try other.result("flow.start")[path: "flow", "step"] == "chip")
         // A second attempt while still full fails the same way and leaves nothing behind.
         #expect(try conn.raw(Self.submitLine(flowID, id: 2)).errorKind == "storageFailed")
         #expect(try Self.storedRows(daemon) == "1|1")
@@ -125,5 +126,33 @@ struct DiskFullTests {
         let conn = try daemon.connect()
         let storedID = try #require(try fileReport(conn, chip: "540000").submit[path: "report", "id"]?.stringValue)
         #expect(try allReportIDs(conn) == [storedID])
+    }
+
+    @Test("a photo on a full disk is refused limitExceeded naming limits.minFreeDiskBytes; the flow keeps its photo, and takes a new one once space is freed")
+    func photoOnFullDisk() throws {
+        let (daemon, tmpfs) = try Self.daemonOnTmpfs()
+        defer {
+            try? daemon.kill()
+            tmpfs.unmount()
+        }
+        try daemon.start()
+        let conn = try daemon.connect()
+        let flowID = try conn.result("flow.start")[path: "flow", "id"]!
+        _ = try conn.result("flow.update", ["flowId": flowID, "values": ["chipNumber": "616 09 1234 5678 9"]])
+        try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
+        func update(_ bytes: [UInt8]) throws -> JSONValue {
+            try conn.raw(#"{"jsonrpc":"2.0","id":5,"method":"flow.update","params":{"flowId":\#(JSONWriter.string(flowID)),"values":{"photo":{"data":"\#(Data(bytes).base64EncodedString())"}}}}"#)
+        }
+        let first = pngBytes + Array(repeating: 3, count: 300_000)
+        #expect(try update(first)[path: "result", "flow", "values", "photo", "bytes"] == .int(first.count))
+        let filler = try tmpfs.fill()
+
+        let refused = try update(pngBytes + Array(repeating: 4, count: 300_000))
+        #expect(refused.errorKind == "limitExceeded", "\(JSONWriter.string(refused))")
+        #expect(refused[path: "error", "data", "limit"] == "limits.minFreeDiskBytes")
+        #expect(try conn.result("flow.get", ["flowId": flowID])[path: "flow", "values", "photo", "bytes"] == .int(first.count))
+
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(try update(pngBytes + Array(repeating: 5, count: 1000))[path: "result", "flow", "values", "photo", "bytes"] == .int(pngBytes.count + 1000))
     }
 }

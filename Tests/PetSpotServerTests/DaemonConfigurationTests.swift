@@ -59,6 +59,16 @@ struct DaemonConfigurationTests {
         #expect(limit >= DaemonConfiguration().limits.maxConnections + FileDescriptorLimit.headroom)
     }
 
+    @Test("limits.maxPhotoBytesInMemory, the former name, still sets limits.maxSpooledPhotoBytes, nested or dotted")
+    func formerName() throws {
+        for json: JSONValue in [["limits": ["maxPhotoBytesInMemory": 12345]], ["limits.maxPhotoBytesInMemory": 12345]] {
+            var c = DaemonConfiguration()
+            try c.apply(json, file: "test")
+            #expect(c.limits.maxSpooledPhotoBytes == 12345)
+        }
+        #expect(!DaemonConfiguration.knownKeys.contains("limits.maxPhotoBytesInMemory"))
+    }
+
     @Test("docs/OPERATIONS.md documents every key")
     func everyKeyDocumented() throws {
         let operations = URL(fileURLWithPath: Self.checkoutConfig).deletingLastPathComponent().deletingLastPathComponent()
