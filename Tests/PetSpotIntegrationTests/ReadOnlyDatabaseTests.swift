@@ -10,7 +10,8 @@ struct ReadOnlyDatabaseTests {
     @Test("made read-only by the kernel while running (ext4, errors=remount-ro): submits answer storageFailed naming the cause, reads go on, no crash; after repair a restart keeps every acknowledged report",
           .enabled(if: Ext4LoopMount.available, Ext4LoopMount.needsLoop))
     func whileRunning() throws {
-        let daemon = try DaemonProcess()
+        // The image is a few MiB: the photo guard's default margin would refuse every photo.
+        let daemon = try DaemonProcess(settings: ["limits": ["minFreeDiskBytes": 0]])
         let disk = try Ext4LoopMount(at: daemon.directory.appendingPathComponent("var").path,
                                      image: daemon.directory.appendingPathComponent("disk.img").path)
         defer {
