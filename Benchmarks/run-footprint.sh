@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The footprint figures of docs/PERFORMANCE.md: petspotd's idle RSS and the installed size.
-# The daemon is the stripped self-contained program of `make static`, started on the field
+# The daemon is the stripped self-contained program of `make static` (run as nobody when this
+# runs as root, since the kernel treats the owner of a file differently), started on the field
 # configuration (config/petspotd.installed.json: gpsd only) with a scratch socket and database;
 # its memory is read from /proc once it has released its startup pages and answered a client,
 # and again after it has filed one whole report.
@@ -16,7 +17,10 @@ pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 
-"$bin/petspotd" --config config/petspotd.installed.json --socket "$dir/petspotd.sock" \
+# As the service runs: as a user that owns none of the files it maps (run as root, nobody).
+run_as=()
+if [ "$(id -u)" = 0 ]; then run_as=(setpriv --reuid=65534 --regid=65534 --clear-groups --); chmod 777 "$dir"; fi
+"${run_as[@]}" "$bin/petspotd" --config config/petspotd.installed.json --socket "$dir/petspotd.sock" \
   --database "$dir/reports.sqlite" --log-level info 2>"$dir/petspotd.log" &
 pid=$!
 deadline=$((SECONDS + 30))

@@ -10,11 +10,19 @@ import Glibc
 /// in 64 KiB windows around each fault, so most of the program file ends up resident (on a
 /// 24 MB petspotd, ~19 MiB of file pages after start against ~2 MiB of its own memory).
 /// The shared libraries it loaded are advised too: libcrypto, say, is touched while it is
-/// loaded and bound, and then only when a photo comes. `MADV_PAGEOUT` reclaims only the pages
-/// this process alone maps; a library page another process maps (libc's, mostly) stays.
-/// What a request runs later comes back page by page (`MADV_RANDOM`: no read-ahead, so no
-/// neighbours come with it). Both are advice about clean, read-only pages of files: their
-/// contents never change.
+/// loaded and bound, and then only when a photo comes.
+///
+/// Two steps, since the service runs as a user that owns none of these files:
+/// - `MADV_PAGEOUT` reclaims the pages this process alone maps, but the kernel does that for a
+///   file's pages only when the caller owns the file or may write it (root, in a test run);
+///   a library page another process maps (libc's, mostly) stays either way.
+/// - Then the pages still mapped that are the file's own (not a copy the dynamic loader wrote,
+///   such as relocated data made read-only) are unmapped with `MADV_DONTNEED`. For a page of
+///   a file mapped private that nobody wrote, that only drops this process's mapping: the page
+///   stays in the page cache, which the kernel reclaims when memory is short, and a later
+///   access maps it again with the same bytes.
+/// What a request runs later comes back as it is needed (`MADV_RANDOM`: no read-ahead). All of
+/// it is about clean, read-only pages of files: their contents never change.
 public enum StartupPages {
     /// What `release()` advised: the read-only mappings of the program file and its libraries.
     public struct Released: Sendable, Equatable {
@@ -28,16 +36,40 @@ public enum StartupPages {
     public static func release() throws(SystemError) -> Released {
         let program = try readLink("/proc/self/exe")
         let maps = try readFile("/proc/self/maps")
+        let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard pagemap >= 0 else { throw SystemError(errno: errno) }
+        defer { close(pagemap) }
         var released = Released(mappings: 0, bytes: 0)
         for range in readOnlyMappings(of: program, inMaps: maps) {
             let start = UnsafeMutableRawPointer(bitPattern: range.lowerBound)
             let length = Int(range.upperBound - range.lowerBound)
             guard madvise(start, length, madvisePageOut) == 0 else { throw SystemError(errno: errno) }
+            try unmapFilePages(range, pagemap: pagemap)
             // Only after the page-out: read-ahead off keeps later faults to the pages they need.
             guard madvise(start, length, MADV_RANDOM) == 0 else { throw SystemError(errno: errno) }
             released = Released(mappings: released.mappings + 1, bytes: released.bytes + length)
         }
         return released
+    }
+
+    /// Unmaps the pages of `range` that are present and still the file's (bit 61 of their
+    /// /proc/self/pagemap entry: a file page, not an anonymous copy), in runs.
+    private static func unmapFilePages(_ range: Range<UInt>, pagemap: Int32) throws(SystemError) {
+        let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = Int((range.upperBound - range.lowerBound) / pageSize)
+        var entries = [UInt64](repeating: 0, count: pages)
+        let read = entries.withUnsafeMutableBytes { pread(pagemap, $0.baseAddress, $0.count, off_t(range.lowerBound / pageSize * 8)) }
+        guard read == pages * 8 else { throw SystemError(errno: read < 0 ? errno : EIO) }
+        let filePage: UInt64 = 1 << 63 | 1 << 61  // present, and a page of the file
+        var runStart: Int?
+        for index in 0...pages {
+            let isFilePage = index < pages && entries[index] & filePage == filePage
+            if isFilePage, runStart == nil { runStart = index }
+            guard !isFilePage, let first = runStart else { continue }
+            runStart = nil
+            let start = UnsafeMutableRawPointer(bitPattern: range.lowerBound + UInt(first) * pageSize)
+            guard madvise(start, (index - first) * Int(pageSize), MADV_DONTNEED) == 0 else { throw SystemError(errno: errno) }
+        }
     }
 
     /// The address ranges of the mappings of `program` and of shared libraries (`*.so`,

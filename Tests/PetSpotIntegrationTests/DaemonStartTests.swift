@@ -132,6 +132,37 @@ struct DaemonStartTests {
         #expect(!keeping.log.contains("startup pages"), "\(keeping.log)")
     }
 
+    @Test("run as a user that owns none of its files, as the service is, the release still takes the program file's pages out of its memory")
+    func startupPagesUnprivileged() throws {
+        let daemon = try DaemonProcess(settings: ["memory": ["releaseStartupPages": true, "releaseStartupPagesAfterSeconds": 3]],
+                                       launcher: ["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", "--"])
+        chmod(daemon.directory.path, 0o777)
+        try daemon.start()
+        let pid = try #require(daemon.process?.processIdentifier)
+        /// KiB of the program file resident in the daemon, from its smaps (read as root).
+        func programKiB() throws -> Int {
+            let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+            var total = 0, inProgram = false
+            for line in try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8).split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+                if fields.count >= 5, fields[0].contains("-") {
+                    inProgram = fields.count == 6 && fields[5].trimmingCharacters(in: .whitespaces) == program
+                } else if inProgram, fields.first == "Rss:", let kib = Int(fields[1]) {
+                    total += kib
+                }
+            }
+            return total
+        }
+        let before = try programKiB()
+        #expect(logLines(daemon.log, containing: "startup pages released").isEmpty, "released before it was measured: \(daemon.log)")
+        try waitUntil("the release, three seconds after the start\n\(daemon.log)") {
+            !logLines(daemon.log, containing: "startup pages released").isEmpty
+        }
+        let after = try programKiB()
+        #expect(after * 2 < before, "the program file's resident KiB: \(before) before the release, \(after) after")
+        #expect(try daemon.connect().result("flow.start")["flow"]?["step"] == "chip")
+    }
+
     @Test("server.eventLoopThreads sets how many threads serve the connections; 0 is one per core")
     func eventLoopThreads() throws {
         /// Threads named as NIO names its event loops, less the report store's one idle loop.
