@@ -25,13 +25,11 @@ public struct PreparedUpdate: Sendable {
         self.photo = photo
     }
 
-    /// The photo decoded from `values`, if there is one and it was accepted.
-    public var decodedPhoto: Photo? { try? photo?.get() }
-
-    /// The same update with its photo's bytes kept elsewhere (`Photo.keptIn`).
-    public func keepingPhoto(in content: any PhotoContent) -> PreparedUpdate {
+    /// The same update with its accepted photo's bytes kept where `keep` puts them
+    /// (`Photo.keptIn`); an update without one is returned as it is.
+    public func keepingPhoto<E: Error>(_ keep: (Photo) throws(E) -> any PhotoContent) throws(E) -> PreparedUpdate {
         guard case .success(let photo)? = photo else { return self }
-        return PreparedUpdate(values: values, photo: .success(photo.keptIn(content)))
+        return PreparedUpdate(values: values, photo: .success(photo.keptIn(try keep(photo))))
     }
 
     /// Whether preparing does real work, so a caller can keep cheap updates on its own thread.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import PetSpotSystem
 
 /// SO_COOKIE: the kernel's unique, never reused number of a socket. NIO does not hand out a
 /// channel's descriptor; the cookie finds it, so that shutting down gives the kernel's own
@@ -19,11 +20,8 @@ enum SocketCookie {
     /// Every socket this process has open, by cookie. A descriptor found here stays the same
     /// socket as long as its channel is open: a number is only reused after a close.
     static func descriptors() -> [UInt64: CInt] {
-        guard let dir = opendir("/proc/self/fd") else { return [:] }
-        defer { closedir(dir) }
         var found: [UInt64: CInt] = [:]
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in (try? DirectoryListing.names(in: "/proc/self/fd")) ?? [] {
             guard let fd = CInt(name) else { continue }
             var cookie: UInt64 = 0
             var length = socklen_t(MemoryLayout<UInt64>.size)

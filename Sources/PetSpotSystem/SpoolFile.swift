@@ -55,12 +55,8 @@ public final class SpoolFile: Sendable {
     /// Removes the fallback's files a crash left in `directory`; answers how many.
     @discardableResult
     public static func sweep(_ directory: String) throws(SystemError) -> Int {
-        guard let dir = opendir(directory) else { throw SystemError(errno: errno) }
-        defer { closedir(dir) }
         var removed = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name.hasPrefix(namePrefix) else { continue }
+        for name in try DirectoryListing.names(in: directory) where name.hasPrefix(namePrefix) {
             if unlink(directory + "/" + name) == 0 { removed += 1 }
         }
         return removed

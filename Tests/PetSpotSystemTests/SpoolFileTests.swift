@@ -13,14 +13,7 @@ struct SpoolFileTests {
     }
 
     private static func names(in directory: String) throws -> [String] {
-        let dir = try #require(opendir(directory))
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        try DirectoryListing.names(in: directory).sorted()
     }
 
     private static func remove(_ directory: String) {
@@ -30,11 +23,8 @@ struct SpoolFileTests {
 
     /// Descriptors of this process that point into `directory`.
     private static func openFiles(in directory: String) throws -> Int {
-        let dir = try #require(opendir("/proc/self/fd"))
-        defer { closedir(dir) }
         var count = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        for name in try DirectoryListing.names(in: "/proc/self/fd") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let n = readlink("/proc/self/fd/" + name, &buffer, buffer.count - 1)
             guard n > 0 else { continue }

@@ -32,7 +32,10 @@ extension RequestRouter {
         let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
             let env = services.flowEnvironment()
             return Result { () throws(RPCError) -> Answer<FlowAnswer> in
-                let prepared = try Self.spooled(PreparedUpdate(params.values, env: env), services)
+                // A decoded photo goes to the spool before the flow takes it: the flow keeps only the file.
+                let prepared = try PreparedUpdate(params.values, env: env).keepingPhoto { (photo) throws(RPCError) in
+                    try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
+                }
                 return try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in
                     try flow.update(prepared, env: env)
                     return .value(FlowAnswer(flow: flow.view(env: env)))
@@ -41,12 +44,6 @@ extension RequestRouter {
         }
         // A photo takes real time to decode and hash: never on the event loop.
         return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
-    }
-
-    /// A decoded photo goes to the spool before the flow takes it: the flow keeps only the file.
-    private static func spooled(_ update: PreparedUpdate, _ services: DaemonServices) throws(RPCError) -> PreparedUpdate {
-        guard let photo = update.decodedPhoto else { return update }
-        return update.keepingPhoto(in: try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes))
     }
 
     func flowContinue(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowContinue.Result> {
