@@ -70,7 +70,11 @@ public final class RelayService: Service, Sendable {
         }
 
         var withheld = WithheldReports(maximumDelay: settings.retryMaxDelay)
-        var startupPagesReleased = false
+        // Each time the relay goes idle after a delivery, the program's pages go back: what a
+        // burst ran (libpq, the claim's JSON) would otherwise stay resident as the relay's own
+        // memory until the next burst, and the next burst maps them again from the page cache.
+        var pagesInUseSinceRelease = true
+        var releasedOnce = false
         while !Task.isShuttingDownGracefully {
             let batch: ClaimBatch
             do {
@@ -90,11 +94,12 @@ public final class RelayService: Service, Sendable {
             let due = batch.reports.filter { withheld.isDue($0.id) }
             guard !due.isEmpty else {
                 await recorder.settle()
-                if !startupPagesReleased {
-                    // What only the start and the first deliveries ran: most of a 20 MB program
-                    // file would otherwise stay resident, counted as the relay's own memory.
-                    startupPagesReleased = true
-                    StartupPages.release(logger: logger)
+                if pagesInUseSinceRelease {
+                    pagesInUseSinceRelease = false
+                    // The first release says so at info, as petspotd's does; the later ones at debug.
+                    StartupPages.release(logger: logger, level: releasedOnce ? .debug : .info,
+                                         message: releasedOnce ? "pages released after delivering" : "startup pages released")
+                    releasedOnce = true
                 }
                 // Until reports are filed (relay.pending), or the poll's safety net.
                 await cancelWhenGracefulShutdown { [filed, settings] in await filed.waitForFiled(atMost: settings.pollInterval) }
@@ -132,6 +137,7 @@ public final class RelayService: Service, Sendable {
             // otherwise keep the claims until they expire and hand them out again), within a
             // bound that leaves the unit's TimeoutStopSec room.
             let acknowledged = await acknowledge(ids, outcome: outcome, backoff: &daemonBackoff)
+            pagesInUseSinceRelease = true
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
         await recorder.flush()

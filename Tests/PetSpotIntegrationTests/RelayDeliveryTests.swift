@@ -39,18 +39,24 @@ struct RelayDeliveryTests {
         #expect(try postgres.psql("SELECT count(*) - count(DISTINCT id) FROM reports") == "0")
     }
 
-    @Test("with an hour between polls, a filed report still leaves at once: the relay wakes on relay.pending")
+    @Test("with an hour between polls, a filed report still leaves at once: the relay wakes on relay.pending, and gives its pages back after each delivery")
     func wakesOnFiledReports() throws {
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay().start()
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1",
-                                     settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1]).start()
+                                     settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1])
+        relay.arguments += ["--log-level", "debug"]
+        try relay.start()
+        try waitUntil("the first idle moment's release\n\(relay.log)") { relay.logLines(containing: "startup pages released") == 1 }
         // After each delivery the relay's next claim finds nothing, and it sleeps for an hour
-        // unless relay.pending wakes it: rounds 2 and 3 arrive only through the watch.
+        // unless relay.pending wakes it: rounds 2 and 3 arrive only through the watch. Each
+        // time it goes idle after delivering, it releases its pages once.
         for round in 1...3 {
             let id = try Self.file(1, on: daemon)[0]
             try waitUntil("report \(round) in PostgreSQL\n\(relay.log)", seconds: 30) { try postgres.storedReports()[id]?.count == 1 }
+            try waitUntil("release \(round) after delivering\n\(relay.log)") { relay.logLines(containing: "pages released after delivering") == round }
         }
+        #expect(relay.logLines(containing: "startup pages released") == 1)
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "kiosk-1", relay: relay)
     }
 

@@ -17,7 +17,7 @@ final class RelayProcess {
     let directory: URL
     let statePath: String
     let logPath: String
-    let arguments: [String]
+    var arguments: [String]
     /// Added to the test's environment for the relay (systemd's CREDENTIALS_DIRECTORY, say).
     var environment: [String: String] = [:]
     private(set) var process: Process?
