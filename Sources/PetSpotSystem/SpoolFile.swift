@@ -21,7 +21,13 @@ public final class SpoolFile: Sendable {
         self.count = count
     }
 
-    deinit { close(descriptor) }
+    // Closing the last descriptor of a nameless file frees its blocks, which takes the file
+    // system a while for a large photo; the last hold often goes under the flow registry's lock
+    // or on an event loop (a cancel, a new photo, an expiry), so the close runs in a task.
+    deinit {
+        let descriptor = self.descriptor
+        Task.detached(priority: .utility) { close(descriptor) }
+    }
 
     /// Writes `bytes` to a new nameless file in `directory`. A full disk throws `ENOSPC`.
     public static func write(_ bytes: [UInt8], in directory: String) throws(SystemError) -> SpoolFile {
@@ -71,16 +77,26 @@ public final class SpoolFile: Sendable {
         if fd >= 0 { return fd }
         // EOPNOTSUPP: the file system has no O_TMPFILE; EISDIR: the kernel is older than 3.11.
         guard errno == EOPNOTSUPP || errno == EISDIR else { throw SystemError(errno: errno) }
-        var template = Array((directory + "/" + namePrefix + "XXXXXX").utf8CString)
-        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard named >= 0 else { throw SystemError(errno: errno) }
-        _ = fcntl(named, F_SETFD, FD_CLOEXEC)
-        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard unlink(path) == 0 else {
-            let failure = errno
-            close(named)
-            throw SystemError(errno: failure)
+        return try makeUnlinked(in: directory)
+    }
+
+    /// The fallback: a named file, unlinked at once.
+    static func makeUnlinked(in directory: String) throws(SystemError) -> Int32 {
+        // mkstemp's file would stay open without close-on-exec until fcntl, and glibc's
+        // mkostemp is not in Swift's Glibc module: a random name, made exclusively.
+        while true {
+            let path = directory + "/" + namePrefix + String(UInt64.random(in: .min ... .max), radix: 16)
+            let named = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+            if named < 0 {
+                if errno == EEXIST || errno == EINTR { continue }
+                throw SystemError(errno: errno)
+            }
+            guard unlink(path) == 0 else {
+                let failure = errno
+                close(named)
+                throw SystemError(errno: failure)
+            }
+            return named
         }
-        return named
     }
 }
