@@ -38,8 +38,7 @@ public struct Flow: Sendable {
 
     /// `flow.update` with its photo already decoded (see `PreparedUpdate`).
     public mutating func update(_ prepared: PreparedUpdate, env: FlowEnvironment) throws(FlowError) {
-        try requireActive(to: "change its values")
-        let edits = try FieldEdit.decode(prepared.values, on: step)
+        let edits = try checkedEdits(prepared.values)
         feedback.showsToast = false
         feedback.alert = nil
         for sent in edits {
@@ -66,6 +65,17 @@ public struct Flow: Sendable {
                 break
             }
         }
+    }
+
+    /// The checks `update(_:env:)` makes before it changes anything (state, names, step, JSON
+    /// types): what a photo must pass before its bytes are kept anywhere.
+    public func checkUpdate(_ prepared: PreparedUpdate) throws(FlowError) {
+        _ = try checkedEdits(prepared.values)
+    }
+
+    private func checkedEdits(_ values: JSONObject) throws(FlowError) -> [FieldEdit.Sent] {
+        try requireActive(to: "change its values")
+        return try FieldEdit.decode(values, on: step)
     }
 
     /// `flow.applyLocation`: the answer of the location service to `flow.requestLocation`.

@@ -32,6 +32,12 @@ public struct PreparedUpdate: Sendable {
         return PreparedUpdate(values: values, photo: .success(photo.keptIn(try keep(photo))))
     }
 
+    /// The size of the photo this update brings, if it decoded.
+    public var photoByteCount: Int? {
+        guard case .success(let photo)? = photo else { return nil }
+        return photo.byteCount
+    }
+
     /// Whether preparing does real work, so a caller can keep cheap updates on its own thread.
     public static func hasSlowPart(_ values: JSONObject) -> Bool {
         if case .object? = values["photo"] { return true }

@@ -81,6 +81,20 @@ public final class FlowRegistry: Sendable {
             photoBytesByOwner[owner] = held > 0 ? held : nil
         }
 
+        /// Refuses a change of `owner`'s photos from `before` to `after` bytes that would take
+        /// them past their share, or all photos past the daemon's budget.
+        func checkPhotoGrowth(_ owner: UInt32, from before: Int, to after: Int) throws(FlowRegistryError) {
+            guard after > before else { return }
+            if photoBytesByOwner[owner, default: 0] - before + after > limits.maxSpooledPhotoBytesPerUser {
+                throw .limitReached(setting: "limits.maxSpooledPhotoBytesPerUser", max: limits.maxSpooledPhotoBytesPerUser,
+                                    message: "your open flows hold as many photo bytes as one user may; submit or cancel a flow with a photo first")
+            }
+            if photoBytes - before + after > limits.maxSpooledPhotoBytes {
+                throw .limitReached(setting: "limits.maxSpooledPhotoBytes", max: limits.maxSpooledPhotoBytes,
+                                    message: "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
+            }
+        }
+
         mutating func activeEnded(_ owner: UInt32) {
             activeByOwner.decrement(owner)
             activeCount -= 1
@@ -164,9 +178,14 @@ public final class FlowRegistry: Sendable {
     /// Runs `body` on the caller's flow. A flow that is missing, expired, cancelled or owned by
     /// another user answers `flowNotFound`: to that caller it does not exist. A flow that
     /// becomes cancelled is removed.
-    public func withFlow<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(FlowRegistryError) -> R {
+    ///
+    /// `taking` is a photo's reservation (`reservePhoto`), given back here whatever happens,
+    /// before the photo the body stores is counted like any other.
+    public func withFlow<R>(_ id: String, owner: UInt32, taking reservation: PhotoReservation? = nil,
+                            _ body: (inout Flow) throws(FlowError) -> R) throws(FlowRegistryError) -> R {
         // Result keeps the error's type: NIO's withLockedValue rethrows it as `any Error`.
         try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> R in
+            if let reservation { table.photoBytesChanged(reservation.owner, by: -reservation.bytes) }
             let now = clock.now
             var entry = try Self.live(id, owner: owner, now: now, in: &table)
             let wasActive = entry.flow.state == .active
@@ -179,16 +198,7 @@ public final class FlowRegistry: Sendable {
             }
             // The change is kept only within the photo budget; otherwise the flow stays as it was.
             let photoAfter = entry.flow.photoBytes
-            if photoAfter > photoBefore {
-                if table.photoBytesByOwner[owner, default: 0] - photoBefore + photoAfter > table.limits.maxSpooledPhotoBytesPerUser {
-                    throw .limitReached(setting: "limits.maxSpooledPhotoBytesPerUser", max: table.limits.maxSpooledPhotoBytesPerUser,
-                                        message: "your open flows hold as many photo bytes as one user may; submit or cancel a flow with a photo first")
-                }
-                if table.photoBytes - photoBefore + photoAfter > table.limits.maxSpooledPhotoBytes {
-                    throw .limitReached(setting: "limits.maxSpooledPhotoBytes", max: table.limits.maxSpooledPhotoBytes,
-                                        message: "the daemon holds as many photos in open flows as it may; submit or cancel a flow with a photo, or try again later")
-                }
-            }
+            try table.checkPhotoGrowth(owner, from: photoBefore, to: photoAfter)
             table.photoBytesChanged(owner, by: photoAfter - photoBefore)
             entry.lastUsed = now
             entry.revision &+= 1
@@ -214,6 +224,34 @@ public final class FlowRegistry: Sendable {
             }
             return result
         } }.get()
+    }
+
+    /// Room for a photo of `bytes` in the caller's flow `id`, taken before the photo is written
+    /// to the spool, so that a photo the update would refuse costs no disk: the flow must be
+    /// there (as `withFlow` finds it), pass `check` (the update's state, step and names), and
+    /// the photo must fit the caller's share and the daemon's budget. Until `withFlow(taking:)`
+    /// takes them or `giveBack(_:)` returns them, the bytes count as held, so that photos on
+    /// their way to the spool at the same time cannot each fit alone.
+    public func reservePhoto(_ id: String, owner: UInt32, bytes: Int,
+                             check: (Flow) throws(FlowError) -> Void) throws(FlowRegistryError) -> PhotoReservation
+    {
+        try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> PhotoReservation in
+            let entry = try Self.live(id, owner: owner, now: clock.now, in: &table)
+            do throws(FlowError) {
+                try check(entry.flow)
+            } catch {
+                throw .flow(error)
+            }
+            // The photo replaces the flow's own: the share is checked for what the flow will hold.
+            try table.checkPhotoGrowth(owner, from: entry.flow.photoBytes, to: bytes)
+            table.photoBytesChanged(owner, by: bytes)
+            return PhotoReservation(owner: owner, bytes: bytes)
+        } }.get()
+    }
+
+    /// Returns a reservation whose photo never reached the flow (the spool refused it).
+    public func giveBack(_ reservation: PhotoReservation) {
+        table.withLockedValue { $0.photoBytesChanged(reservation.owner, by: -reservation.bytes) }
     }
 
     /// A copy of the caller's flow, as `withFlow` finds it (owner, idle time), unchanged, and
@@ -320,6 +358,12 @@ public final class FlowRegistry: Sendable {
     static func notFound(_ id: String) -> FlowRegistryError {
         .flowNotFound(id: id)
     }
+}
+
+/// Photo bytes counted as held for a photo on its way to the spool (`FlowRegistry.reservePhoto`).
+public struct PhotoReservation: Sendable {
+    let owner: UInt32
+    let bytes: Int
 }
 
 extension Flow {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOConcurrencyHelpers
 import PetSpotFlow
 import PetSpotProtocol
 import PetSpotSystem
@@ -15,6 +16,13 @@ import PetSpotSystem
 /// working; how much the flows may hold is the registry's (`limits.maxSpooledPhotoBytes`).
 public struct PhotoSpool: Sendable {
     public let directory: String
+    /// Bytes of the photos being written now, which the file system does not count as used yet:
+    /// photos written at the same time cannot each pass the free-space guard alone.
+    private let writing = NIOLockedValueBox(0)
+
+    private init(directory: String) {
+        self.directory = directory
+    }
 
     /// The spool of the database at `databasePath`: `spool/` beside it, made (0700) if missing,
     /// and emptied of what a crash left there.
@@ -30,10 +38,14 @@ public struct PhotoSpool: Sendable {
     func keep(_ photo: some PhotoContent, minFreeBytes: Int) throws(RPCError) -> SpooledPhoto {
         let needed = photo.count
         var fs = statvfs()
-        if statvfs(directory, &fs) == 0 {
-            let free = Int(fs.f_bavail) * Int(fs.f_frsize)
-            if free - needed < minFreeBytes { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
+        let free = statvfs(directory, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) : Int.max
+        let fits = writing.withLockedValue { writing in
+            guard free - writing - needed >= minFreeBytes else { return false }
+            writing += needed
+            return true
         }
+        guard fits else { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
+        defer { writing.withLockedValue { $0 -= needed } }
         let file: SpoolFile
         do {
             file = try SpoolFile.write(try photo.bytes(), in: directory)

@@ -50,8 +50,9 @@ func registryCall<T>(_ body: () throws(FlowRegistryError) -> T) throws(RPCError)
 
 extension FlowRegistry {
     /// `withFlow`, failing with the error a client sees.
-    func answering<R>(_ id: String, owner: UInt32, _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
-        try registryCall { () throws(FlowRegistryError) in try withFlow(id, owner: owner, body) }
+    func answering<R>(_ id: String, owner: UInt32, taking reservation: PhotoReservation? = nil,
+                      _ body: (inout Flow) throws(FlowError) -> R) throws(RPCError) -> R {
+        try registryCall { () throws(FlowRegistryError) in try withFlow(id, owner: owner, taking: reservation, body) }
     }
 }
 

@@ -128,7 +128,7 @@ struct DiskFullTests {
         #expect(try allReportIDs(conn) == [storedID])
     }
 
-    @Test("a photo on a full disk is refused limitExceeded naming limits.minFreeDiskBytes; the flow keeps its photo, and takes a new one once space is freed")
+    @Test("a photo on a full disk is refused limitExceeded naming limits.minFreeDiskBytes; the flow keeps its photo, and takes a new one once space is freed; another flow's or step's refusal comes first")
     func photoOnFullDisk() throws {
         let (daemon, tmpfs) = try Self.daemonOnTmpfs()
         defer {
@@ -140,8 +140,8 @@ struct DiskFullTests {
         let flowID = try conn.result("flow.start")[path: "flow", "id"]!
         _ = try conn.result("flow.update", ["flowId": flowID, "values": ["chipNumber": "616 09 1234 5678 9"]])
         try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
-        func update(_ bytes: [UInt8]) throws -> JSONValue {
-            try conn.raw(#"{"jsonrpc":"2.0","id":5,"method":"flow.update","params":{"flowId":\#(JSONWriter.string(flowID)),"values":{"photo":{"data":"\#(Data(bytes).base64EncodedString())"}}}}"#)
+        func update(_ bytes: [UInt8], flow: JSONValue? = nil) throws -> JSONValue {
+            try conn.raw(#"{"jsonrpc":"2.0","id":5,"method":"flow.update","params":{"flowId":\#(JSONWriter.string(flow ?? flowID)),"values":{"photo":{"data":"\#(Data(bytes).base64EncodedString())"}}}}"#)
         }
         let first = pngBytes + Array(repeating: 3, count: 300_000)
         #expect(try update(first)[path: "result", "flow", "values", "photo", "bytes"] == .int(first.count))
@@ -151,6 +151,10 @@ struct DiskFullTests {
         #expect(refused.errorKind == "limitExceeded", "\(JSONWriter.string(refused))")
         #expect(refused[path: "error", "data", "limit"] == "limits.minFreeDiskBytes")
         #expect(try conn.result("flow.get", ["flowId": flowID])[path: "flow", "values", "photo", "bytes"] == .int(first.count))
+        // A flow that would refuse the photo anyway says so: its room is checked before the disk.
+        #expect(try update(pngBytes, flow: "no-such-flow").errorKind == "flowNotFound")
+        let onFirstStep = try conn.result("flow.start")[path: "flow", "id"]!
+        #expect(try update(pngBytes, flow: onFirstStep).errorKind == "wrongStep")
 
         try FileManager.default.removeItem(atPath: filler)
         #expect(try update(pngBytes + Array(repeating: 5, count: 1000))[path: "result", "flow", "values", "photo", "bytes"] == .int(pngBytes.count + 1000))

@@ -13,11 +13,17 @@ struct PhotoSpoolTests {
 
     /// The daemon's descriptors that point into its spool directory.
     static func spoolFiles(_ daemon: DaemonProcess) throws -> [String] {
+        try spoolDescriptors(daemon).map(\.target)
+    }
+
+    /// The same, with the /proc path that opens each file.
+    static func spoolDescriptors(_ daemon: DaemonProcess) throws -> [(link: String, target: String)] {
         let pid = try #require(daemon.process?.processIdentifier)
         let spool = spoolDirectory(daemon) + "/"
         return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { fd in
-            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
-            return target.flatMap { $0.hasPrefix(spool) ? $0 : nil }
+            let link = "/proc/\(pid)/fd/\(fd)"
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link)
+            return target.flatMap { $0.hasPrefix(spool) ? (link, $0) : nil }
         }
     }
 
@@ -103,6 +109,33 @@ struct PhotoSpoolTests {
         try waitUntil("the refused photo's file closed") { try Self.spoolFiles(daemon).count == 2 }
         _ = try conn.result("flow.cancel", ["flowId": a])
         #expect(try conn.result("flow.update", Self.photoUpdate(b, Self.photo(10000)))[path: "flow", "values", "photo", "bytes"] == .int(10000))
+    }
+
+    @Test("a photo changed in the spool is not stored: the submit fails naming why, the flow stays, and submits once the photo is sent again")
+    func changedOnDisk() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        let flowID = try prepareReport(conn)
+        let spooled = try #require(try Self.spoolDescriptors(daemon).first)
+        // A bad sector, as far as the daemon can tell: one byte of the kept photo differs.
+        let file = try #require(FileHandle(forUpdatingAtPath: spooled.link))
+        try file.seek(toOffset: 20)
+        try file.write(contentsOf: Data([0xFF ^ pngBytes[20]]))
+        try file.close()
+
+        let refused = try conn.raw(#"{"jsonrpc":"2.0","id":3,"method":"flow.submit","params":{"flowId":"\#(flowID)"}}"#)
+        #expect(refused.errorKind == "internalError", "\(JSONWriter.string(refused))")
+        #expect(refused[path: "error", "message"]?.stringValue?.contains("SHA-256") == true, "\(JSONWriter.string(refused))")
+        #expect(try allReportIDs(conn).isEmpty)
+        #expect(try conn.result("flow.get", ["flowId": .string(flowID)])[path: "flow", "state"] == "active")
+
+        _ = try conn.result("flow.back", ["flowId": .string(flowID)])
+        _ = try conn.result("flow.back", ["flowId": .string(flowID)])
+        _ = try conn.result("flow.back", ["flowId": .string(flowID)])
+        _ = try conn.result("flow.update", Self.photoUpdate(.string(flowID), pngBytes))
+        for _ in 0..<3 { try expectAccepted(conn.result("flow.continue", ["flowId": .string(flowID)])) }
+        let reportID = try #require(conn.result("flow.submit", ["flowId": .string(flowID)])[path: "report", "id"]?.stringValue)
+        #expect(try allReportIDs(conn) == [reportID])
     }
 
     @Test("a start removes what a crash left in the spool, and nothing beside it")

@@ -318,4 +318,48 @@ struct PhotoBudgetTests {
         try registry.withFlow("d", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
         #expect(registry.photoBytes == 300)
     }
+
+    func refusal(_ setting: String, _ max: Int) -> (any Error) -> Bool {
+        { error in if case .limitReached(setting, max, _) = error as? FlowRegistryError { true } else { false } }
+    }
+
+    @Test("a reservation is checked like the photo it holds room for, counts until taken or given back, and is refused for a flow that would refuse the update")
+    func reservation() throws {
+        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
+                                                  maxSpooledPhotoBytesPerUser: 300),
+                                    clock: .manual(ManualTime()))
+        for (id, owner) in [("a", UInt32(1)), ("b", 1), ("c", 2)] { try flowOnPhotoStep(registry, id: id, owner: owner) }
+        _ = try registry.start(Flow(id: "on-step-1", locale: .en), owner: 1)
+        let update = PreparedUpdate(photoUpdate(200), env: Self.env)
+        let check: (Flow) throws(FlowError) -> Void = { (flow) throws(FlowError) in try flow.checkUpdate(update) }
+
+        // Nothing is reserved for a flow that is not the caller's, or that would refuse the update.
+        #expect(throws: FlowRegistryError.flowNotFound(id: "nope")) { try registry.reservePhoto("nope", owner: 1, bytes: 200, check: check) }
+        #expect(throws: FlowRegistryError.flowNotFound(id: "c")) { try registry.reservePhoto("c", owner: 1, bytes: 200, check: check) }
+        #expect { try registry.reservePhoto("on-step-1", owner: 1, bytes: 200, check: check) } throws: { error in
+            if case .flow(.wrongStep) = error as? FlowRegistryError { true } else { false }
+        }
+        #expect(registry.photoBytes == 0)
+
+        // Held while the photo is on its way: a second photo of the same user no longer fits its share.
+        let room = try registry.reservePhoto("a", owner: 1, bytes: 200, check: check)
+        #expect(registry.photoBytes == 200)
+        #expect(performing: { try registry.reservePhoto("b", owner: 1, bytes: 101, check: check) }, throws: refusal("limits.maxSpooledPhotoBytesPerUser", 300))
+        let small = try registry.reservePhoto("b", owner: 1, bytes: 100, check: check)
+        // Given back when its photo never came; taken by the update that stores it.
+        registry.giveBack(small)
+        #expect(registry.photoBytes == 200)
+        try registry.withFlow("a", owner: 1, taking: room) { (flow) throws(FlowError) in try flow.update(update, env: Self.env) }
+        #expect(registry.photoBytes == 200)
+        // Taken even when the flow refuses: the reservation never outlives its call.
+        let refused = try registry.reservePhoto("b", owner: 1, bytes: 100, check: check)
+        #expect(throws: FlowRegistryError.self) {
+            try registry.withFlow("b", owner: 1, taking: refused) { (_) throws(FlowError) in throw .wrongStep(message: "refused") }
+        }
+        #expect(registry.photoBytes == 200)
+        // A photo that replaces the flow's own is checked for what the flow will hold.
+        let replacing = try registry.reservePhoto("a", owner: 1, bytes: 300, check: check)
+        registry.giveBack(replacing)
+        #expect(registry.photoBytes == 200)
+    }
 }

@@ -32,11 +32,28 @@ extension RequestRouter {
         let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
             let env = services.flowEnvironment()
             return Result { () throws(RPCError) -> Answer<FlowAnswer> in
-                // A decoded photo goes to the spool before the flow takes it: the flow keeps only the file.
-                let prepared = try PreparedUpdate(params.values, env: env).keepingPhoto { (photo) throws(RPCError) in
-                    try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
+                var prepared = PreparedUpdate(params.values, env: env)
+                var reservation: PhotoReservation?
+                if let bytes = prepared.photoByteCount {
+                    // A decoded photo goes to the spool before the flow takes it, and the flow keeps
+                    // only the file; but first its room, so that a photo the update would refuse
+                    // (another flow, step or share) is never written.
+                    let room = try registryCall { () throws(FlowRegistryError) in
+                        try services.registry.reservePhoto(params.flowId, owner: peer.uid, bytes: bytes) { (flow) throws(FlowError) in
+                            try flow.checkUpdate(prepared)
+                        }
+                    }
+                    do throws(RPCError) {
+                        prepared = try prepared.keepingPhoto { (photo) throws(RPCError) in
+                            try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
+                        }
+                    } catch {
+                        services.registry.giveBack(room)
+                        throw error
+                    }
+                    reservation = room
                 }
-                return try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in
+                return try services.registry.answering(params.flowId, owner: peer.uid, taking: reservation) { (flow) throws(FlowError) in
                     try flow.update(prepared, env: env)
                     return .value(FlowAnswer(flow: flow.view(env: env)))
                 }
@@ -102,12 +119,19 @@ extension RequestRouter {
         }
     }
 
+    /// The photo's bytes, read back from the spool and checked against the hash taken when it
+    /// came: a bad sector of an SD card must not turn into a stored report with a wrong photo.
     private static func bytes(of photo: Photo) throws(RPCError) -> [UInt8] {
+        let bytes: [UInt8]
         do {
-            return try photo.content.bytes()
+            bytes = try photo.content.bytes()
         } catch {
             throw RPCError(.internalError, "cannot read the flow's photo back from the spool: \(error); nothing was stored")
         }
+        guard SHA256.hexHash(bytes) == photo.sha256 else {
+            throw RPCError(.internalError, "the flow's photo read back from the spool is not the photo sent (its SHA-256 differs); nothing was stored: send the photo again")
+        }
+        return bytes
     }
 
     func flowSubmit(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowSubmit.Result> {
