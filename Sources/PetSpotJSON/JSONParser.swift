@@ -222,6 +222,12 @@ public struct JSONParser {
             // Fast path: no escapes. Find the closing quote, then validate the UTF-8 once.
             var ascii = true
             while position < bytes.count {
+                // Eight bytes at a time while none needs a look: a base64 photo is megabytes of them.
+                while position &+ 8 <= bytes.count,
+                      !Self.needsLook(UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self)) {
+                    position &+= 8
+                }
+                guard position < bytes.count else { break }
                 let b = bytes[position]
                 if b == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
@@ -280,6 +286,18 @@ public struct JSONParser {
                 }
             }
             throw error(.syntax("unexpected end of input in a string"))
+        }
+
+        /// Whether any of the eight bytes in `word` may be a quote, a backslash, a control
+        /// character or not ASCII (SWAR: a byte's high bit after the subtraction means it was
+        /// below the constant; a borrow can flag a byte above such a byte too, which only sends
+        /// the word through the byte-by-byte path).
+        @inline(__always)
+        static func needsLook(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+            let control = (word &- ones &* 0x20) & ~word & highs
+            return (control | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) | (word & highs)) != 0
         }
 
         mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 
 /// One unit of input: a complete line, or the news that a line is being skipped up to its
@@ -28,9 +31,13 @@ struct LineFrameDecoder: ByteToMessageDecoder {
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let view = buffer.readableBytesView
-        if let newline = view[(view.startIndex + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-            let length = newline - view.startIndex
+        // memchr: a photo's line is megabytes, searched as it arrives, and the view's
+        // firstIndex(of:) goes byte by byte.
+        let newline = buffer.withUnsafeReadableBytes { bytes -> Int? in
+            guard bytes.count > scanned, let found = memchr(bytes.baseAddress! + scanned, 0x0A, bytes.count - scanned) else { return nil }
+            return UnsafeRawPointer(found) - bytes.baseAddress!
+        }
+        if let length = newline {
             scanned = 0
             if skipping {
                 skipping = false

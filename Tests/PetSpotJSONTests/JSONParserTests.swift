@@ -55,6 +55,43 @@ struct JSONParserTests {
         }
     }
 
+    /// The string scan takes eight bytes at a time: each special byte is placed at every offset
+    /// of a 24-byte string of plain ASCII, so it falls in each lane of a word and in the tail.
+    @Test("a quote, a backslash, a control character or a non-ASCII byte is seen at any offset of a long string",
+          arguments: ["escape", "control", "non-ASCII", "invalid UTF-8", "DEL"])
+    func specialByteAtEveryOffset(kind: String) throws {
+        for offset in 0..<24 {
+            var text = Array(repeating: UInt8(ascii: "a"), count: 24)
+            enum Outcome { case success(String), failure(JSONParseError.Reason) }
+            let expected: Outcome
+            switch kind {
+            case "escape":
+                text.replaceSubrange(offset..<offset + 1, with: Array(#"\""#.utf8))
+                expected = .success(String(repeating: "a", count: offset) + "\"" + String(repeating: "a", count: 23 - offset))
+            case "control":
+                text[offset] = 0x1F
+                expected = .failure(.syntax("unescaped control character 0x1f in a string"))
+            case "non-ASCII":
+                text.replaceSubrange(offset..<offset + 1, with: Array("é".utf8))
+                expected = .success(String(repeating: "a", count: offset) + "é" + String(repeating: "a", count: 23 - offset))
+            case "invalid UTF-8":
+                text[offset] = 0xFF
+                expected = .failure(.invalidUTF8)
+            default:
+                text[offset] = 0x7F
+                expected = .success(String(repeating: "a", count: offset) + "\u{7F}" + String(repeating: "a", count: 23 - offset))
+            }
+            let document = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+            switch expected {
+            case .success(let string):
+                #expect(try JSONParser.parse(document) == .string(string), "offset \(offset)")
+            case .failure(let reason):
+                #expect(throws: JSONParseError.self, "offset \(offset)") { try JSONParser.parse(document) }
+                do { _ = try JSONParser.parse(document) } catch { #expect(error.reason == reason, "offset \(offset)") }
+            }
+        }
+    }
+
     @Test("nesting is bounded: the limit itself parses, one more level is refused")
     func depth() throws {
         let limit = 8

@@ -46,8 +46,9 @@ struct DaemonConfigurationTests {
         for _ in 0..<10_000 {
             #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(file: file) }
         }
-        // A 4 KiB buffer kept per read would be 40 MiB.
-        #expect(try residentKiB() - before < 8 * 1024)
+        // A 4 KiB buffer kept per read would be 40 MiB. The margin is for the tests that run
+        // beside this one in the same process and allocate meanwhile (spool files of 3 MiB).
+        #expect(try residentKiB() - before < 20 * 1024)
     }
 
     @Test("the service unit's LimitNOFILE fits the default limits.maxConnections")
