@@ -75,6 +75,7 @@ public final class RelayService: Service, Sendable {
         // memory until the next burst, and the next burst maps them again from the page cache.
         var pagesInUseSinceRelease = true
         var releasedOnce = false
+        var releasesWork = true
         while !Task.isShuttingDownGracefully {
             let batch: ClaimBatch
             do {
@@ -96,9 +97,10 @@ public final class RelayService: Service, Sendable {
                 await recorder.settle()
                 if pagesInUseSinceRelease {
                     pagesInUseSinceRelease = false
-                    // The first release says so at info, as petspotd's does; the later ones at debug.
-                    StartupPages.release(logger: logger, level: releasedOnce ? .debug : .info,
-                                         message: releasedOnce ? "pages released after delivering" : "startup pages released")
+                    // The first release says so at info, as petspotd's does; the later ones at
+                    // debug. A kernel that refuses it once (one warning) is not asked again.
+                    releasesWork = StartupPages.release(logger: logger, level: releasedOnce ? .debug : .info,
+                                                        message: releasedOnce ? "pages released after delivering" : "startup pages released")
                     releasedOnce = true
                 }
                 // Until reports are filed (relay.pending), or the poll's safety net.
@@ -137,7 +139,7 @@ public final class RelayService: Service, Sendable {
             // otherwise keep the claims until they expire and hand them out again), within a
             // bound that leaves the unit's TimeoutStopSec room.
             let acknowledged = await acknowledge(ids, outcome: outcome, backoff: &daemonBackoff)
-            pagesInUseSinceRelease = true
+            pagesInUseSinceRelease = releasesWork
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
         await recorder.flush()

@@ -37,14 +37,16 @@ public struct PhotoSpool: Sendable {
     /// A photo's bytes moved to a spool file, or the refusal a client sees.
     func keep(_ photo: some PhotoContent, minFreeBytes: Int) throws(RPCError) -> SpooledPhoto {
         let needed = photo.count
-        var fs = statvfs()
-        let free = statvfs(directory, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) : Int.max
-        let fits = writing.withLockedValue { writing in
-            guard free - writing - needed >= minFreeBytes else { return false }
+        // Read under the lock: a photo whose write ends meanwhile is then either in the free
+        // figure or still among the bytes being written, never in neither.
+        let free = writing.withLockedValue { writing -> Int? in
+            var fs = statvfs()
+            let free = statvfs(directory, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) - writing : Int.max
+            guard free - needed >= minFreeBytes else { return free }
             writing += needed
-            return true
+            return nil
         }
-        guard fits else { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
+        if let free { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
         defer { writing.withLockedValue { $0 -= needed } }
         let file: SpoolFile
         do {
@@ -59,7 +61,7 @@ public struct PhotoSpool: Sendable {
 
     private static func diskFull(free: Int, needed: Int, minFreeBytes: Int) -> RPCError {
         .limitExceeded("limits.minFreeDiskBytes", max: minFreeBytes,
-                       "the disk keeping photos has \(free) bytes free, and a photo of \(needed) bytes would leave less than limits.minFreeDiskBytes (\(minFreeBytes)); submit or cancel flows with a photo, or try again later")
+                       "the disk keeping photos has \(max(0, free)) bytes free (less the photos being written now), and a photo of \(needed) bytes would leave less than limits.minFreeDiskBytes (\(minFreeBytes)); submit or cancel flows with a photo, or try again later")
     }
 }
 

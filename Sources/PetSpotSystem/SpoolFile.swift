@@ -5,7 +5,8 @@ import Glibc
 /// Bytes kept in a file with no name instead of in memory: the photo of an open flow.
 ///
 /// The file is made with `O_TMPFILE`, so it has no name and is gone once its descriptor
-/// closes: when the value is dropped, and also after a crash, with nothing to clean up. A file
+/// closes: shortly after the value is dropped (the close runs in a task, on the same threads
+/// that write and read photos), and also after a crash, with nothing to clean up. A file
 /// system without `O_TMPFILE` gets a named file that is unlinked at once; `sweep(_:)` removes
 /// any a crash left between the two steps.
 public final class SpoolFile: Sendable {

@@ -129,7 +129,7 @@ extension RequestRouter {
             throw RPCError(.internalError, "cannot read the flow's photo back from the spool: \(error); nothing was stored")
         }
         guard SHA256.hexHash(bytes) == photo.sha256 else {
-            throw RPCError(.internalError, "the flow's photo read back from the spool is not the photo sent (its SHA-256 differs); nothing was stored: send the photo again")
+            throw RPCError(.internalError, "the flow's photo read back from the spool is not the photo sent (its SHA-256 differs); nothing was stored: go back to step 'photo' (flow.back) and send the photo again")
         }
         return bytes
     }
