@@ -23,10 +23,10 @@ trap cleanup EXIT
 # sets $daemon once its socket is there.
 start_daemon() {
   python3 - "$dir" "$1" <<'PY'
-import json, sys
+import json, os, sys
 d, location = sys.argv[1], sys.argv[2]
 c = json.load(open("config/petspotd.json"))
-c.setdefault("relay", {})["group"] = "root"
+c.setdefault("relay", {})["group"] = os.environ.get("RELAY_GROUP", "root")
 if location: c["location"] = json.loads(location)
 json.dump(c, open(d + "/petspotd.json", "w"))
 PY

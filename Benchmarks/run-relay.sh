@@ -10,11 +10,14 @@
 # PHOTOS=n also files n reports with a photo of PHOTO_BYTES (default 1048576) random bytes each.
 # BIN=dir runs the petspotd, petspot-load and petspot-relay found in dir instead of building.
 # PGBIN=dir names PostgreSQL's programs (default /usr/lib/postgresql/15/bin).
+# AS_NOBODY=1 runs the relay as nobody:nogroup (relay.group nogroup), as a service user that
+# owns none of its files runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reports=${1:-10000}
 batch=${2:-100}
 RELEASE_PRODUCTS="petspotd petspot-load petspot-relay"
+[ "${AS_NOBODY:-0}" = 1 ] && export RELAY_GROUP=nogroup
 source Benchmarks/relay-bench.sh
 scratch_postgres_start
 start_daemon "" --location-providers simulated --limit maxFlowsPerUser=1000000 --limit maxFlows=1000000
@@ -53,9 +56,16 @@ fi
 # that polled every 50 ms would keep its claim's code mapped, which no box runs with.
 echo "{\"batchSize\": $batch}" > "$dir/relay.json"
 echo "== relaying, batchSize $batch"
-python3 - "$dir" "$bin/petspot-relay" "$url" "$reports" <<'PY'
+as=()
+mkdir -p "$dir/relay-state"
+if [ "${AS_NOBODY:-0}" = 1 ]; then
+  chmod 666 "$dir/petspotd.sock"
+  chown nobody:nogroup "$dir/relay-state"
+  as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+python3 - "$dir" "$bin/petspot-relay" "$url" "$reports" "${as[@]}" <<'PY'
 import json, socket, subprocess, sys, time
-d, relay, url, expected = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+d, relay, url, expected, launcher = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
 
 def status():
     s = socket.socket(socket.AF_UNIX)
@@ -80,8 +90,8 @@ def private_kib(pid):
 first = status()["pending"]
 if first != expected: sys.exit("the daemon has %d pending reports, not %d" % (first, expected))
 started = time.monotonic()
-p = subprocess.Popen([relay, "--config", d + "/relay.json", "--socket", d + "/petspotd.sock", "--postgres", url,
-                      "--box", "bench", "--state-file", d + "/state.json", "--log-level", "notice"],
+p = subprocess.Popen(launcher + [relay, "--config", d + "/relay.json", "--socket", d + "/petspotd.sock", "--postgres", url,
+                      "--box", "bench", "--state-file", d + "/relay-state/state.json", "--log-level", "notice"],
                      stderr=open(d + "/relay.log", "w"))
 peak = 0
 while True:
