@@ -66,6 +66,8 @@ fi
 python3 - "$dir" "$bin/petspot-relay" "$url" "$reports" "${as[@]}" <<'PY'
 import json, socket, subprocess, sys, time
 d, relay, url, expected, launcher = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+import os
+if launcher: os.setgroups(os.getgroups() + [65534])  # relay.status: a member of relay.group nogroup
 
 def status():
     s = socket.socket(socket.AF_UNIX)
