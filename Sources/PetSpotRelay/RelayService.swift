@@ -73,9 +73,7 @@ public final class RelayService: Service, Sendable {
         // Each time the relay goes idle after a delivery, the program's pages go back: what a
         // burst ran (libpq, the claim's JSON) would otherwise stay resident as the relay's own
         // memory until the next burst, and the next burst maps them again from the page cache.
-        var pagesInUseSinceRelease = true
-        var releasedOnce = false
-        var releasesWork = true
+        var pages = PageRelease.dueAtStart
         while !Task.isShuttingDownGracefully {
             let batch: ClaimBatch
             do {
@@ -95,13 +93,13 @@ public final class RelayService: Service, Sendable {
             let due = batch.reports.filter { withheld.isDue($0.id) }
             guard !due.isEmpty else {
                 await recorder.settle()
-                if pagesInUseSinceRelease {
-                    pagesInUseSinceRelease = false
+                if pages == .dueAtStart || pages == .dueAfterDelivery {
                     // The first release says so at info, as petspotd's does; the later ones at
                     // debug. A kernel that refuses it once (one warning) is not asked again.
-                    releasesWork = StartupPages.release(logger: logger, level: releasedOnce ? .debug : .info,
-                                                        message: releasedOnce ? "pages released after delivering" : "startup pages released")
-                    releasedOnce = true
+                    let first = pages == .dueAtStart
+                    pages = StartupPages.release(logger: logger, level: first ? .info : .debug,
+                                                 message: first ? "startup pages released" : "pages released after delivering")
+                        ? .released : .refused
                 }
                 // Until reports are filed (relay.pending), or the poll's safety net.
                 await cancelWhenGracefulShutdown { [filed, settings] in await filed.waitForFiled(atMost: settings.pollInterval) }
@@ -139,7 +137,7 @@ public final class RelayService: Service, Sendable {
             // otherwise keep the claims until they expire and hand them out again), within a
             // bound that leaves the unit's TimeoutStopSec room.
             let acknowledged = await acknowledge(ids, outcome: outcome, backoff: &daemonBackoff)
-            pagesInUseSinceRelease = releasesWork
+            if pages == .released { pages = .dueAfterDelivery }
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
         await recorder.flush()
@@ -148,6 +146,10 @@ public final class RelayService: Service, Sendable {
         await daemon.shutdown()
         logger.notice("relay stopped")
     }
+
+    /// When the program's pages go back to the kernel next: at the first idle moment, at the
+    /// next one after a delivery, or not at all (released since, or refused by the kernel).
+    private enum PageRelease { case dueAtStart, dueAfterDelivery, released, refused }
 
     /// How long a stop waits for the acknowledgement of a batch already stored centrally: under
     /// the unit's TimeoutStopSec (20 s), with room for the rest of the stop.

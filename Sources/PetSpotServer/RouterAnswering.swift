@@ -31,12 +31,10 @@ struct RouterAnswering: LineAnswering {
         case .line(let line):
             let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining, subscriber: subscriber)
             if line.readableBytes >= Self.offloadLineBytes {
-                // The line is a slice of the decoder's buffer, handed over as it is: a line that
-                // ends its read leaves the buffer to the slice alone, and bytes after it are moved
-                // to a buffer of their own (NIO's copy on write takes the unread part, with the
-                // buffer's spare room, not the line).
-                // Copying the line instead cost a 12 MiB copy for a photo, and the copy and the
-                // parsed text could be resident together with the decoder's buffer.
+                // The line is a slice of the decoder's buffer, handed over as it is, not copied
+                // (12 MiB for a photo): a line that ends its read leaves the buffer to the slice
+                // alone, and bytes after it move to a buffer of their own (NIO's copy on write
+                // takes the unread part, with the buffer's spare room, not the line).
                 // Handed over, not captured: the line's bytes go once it is parsed, before a photo
                 // in it is decoded (the parsed text and the decoded bytes are all that stay).
                 let handOff = LineHandOff(line)

@@ -53,24 +53,17 @@ struct ReadOnlyDatabaseTests {
     @Test("read-only at start: refused in one line naming the cause; starts once writable",
           .enabled(if: TmpfsMount.canMount, TmpfsMount.needsRoot))
     func atStart() throws {
-        let (daemon, tmpfs) = try DiskFullTests.daemonOnTmpfs()
-        defer {
-            try? daemon.kill()
-            tmpfs.unmount()
+        try DiskFullTests.onTmpfs { daemon, tmpfs in
+            try daemon.start()
+            let before = try fileReport(try daemon.connect(), chip: "530000").submit[path: "report", "id"]!.stringValue!
+            #expect(try daemon.stop() == 0)
+            try tmpfs.remount(readOnly: true)
+
+            try DiskFullTests.expectStartRefused(daemon, cause: "read-only")
+
+            try tmpfs.remount(readOnly: false)
+            try daemon.start()
+            #expect(try allReportIDs(try daemon.connect()) == [before])
         }
-        try daemon.start()
-        let before = try fileReport(try daemon.connect(), chip: "530000").submit[path: "report", "id"]!.stringValue!
-        #expect(try daemon.stop() == 0)
-        try tmpfs.remount(readOnly: true)
-
-        let (status, log) = try daemon.startExpectingFailure()
-        #expect(status == 78)
-        let refusal = log.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(refusal.contains("database.path: report database \(daemon.databasePath): cannot open"), "\(refusal)")
-        #expect(refusal.contains("read-only"), "the cause is not named: \(refusal)")
-
-        try tmpfs.remount(readOnly: false)
-        try daemon.start()
-        #expect(try allReportIDs(try daemon.connect()) == [before])
     }
 }

@@ -269,27 +269,33 @@ struct PhotoBudgetTests {
         _ = try registry.withFlow(id, owner: owner) { (flow) throws(FlowError) in try flow.continueStep(env: Self.env) }
     }
 
+    /// `flow.update` with a photo of `bytes` on the flow `id`.
+    func putPhoto(_ registry: FlowRegistry, _ id: String, owner: UInt32, bytes: Int) throws {
+        try registry.withFlow(id, owner: owner) { (flow) throws(FlowError) in try flow.update(photoUpdate(bytes), env: Self.env) }
+    }
+
+    /// Whether an error is the registry's refusal naming `setting` at `max`.
+    func refusal(_ setting: String, _ max: Int) -> (any Error) -> Bool {
+        { error in if case .limitReached(setting, max, _) = error as? FlowRegistryError { true } else { false } }
+    }
+
     @Test("photos of all flows fit the budget exactly; one byte more is refused and changes nothing; leaving frees it")
     func budget() throws {
         let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 300),
                                     clock: .manual(ManualTime()))
         try flowOnPhotoStep(registry, id: "a", owner: 1)
         try flowOnPhotoStep(registry, id: "b", owner: 2)
-        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(200), env: Self.env) }
-        try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(100), env: Self.env) }
+        try putPhoto(registry, "a", owner: 1, bytes: 200)
+        try putPhoto(registry, "b", owner: 2, bytes: 100)
         #expect(registry.photoBytes == 300)
-        #expect {
-            try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
-        } throws: { error in
-            if case .limitReached("limits.maxSpooledPhotoBytes", 300, _) = error as? FlowRegistryError { true } else { false }
-        }
+        #expect(performing: { try putPhoto(registry, "b", owner: 2, bytes: 101) }, throws: refusal("limits.maxSpooledPhotoBytes", 300))
         #expect(try registry.withFlow("b", owner: 2) { $0.values.photo?.byteCount } == 100)
         // A smaller photo always fits; cancelling gives the bytes back.
-        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(50), env: Self.env) }
+        try putPhoto(registry, "a", owner: 1, bytes: 50)
         #expect(registry.photoBytes == 150)
         try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.cancel() }
         #expect(registry.photoBytes == 100)
-        try registry.withFlow("b", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        try putPhoto(registry, "b", owner: 2, bytes: 300)
         #expect(registry.photoBytes == 300)
     }
 
@@ -300,27 +306,19 @@ struct PhotoBudgetTests {
                                                   maxSpooledPhotoBytesPerUser: 300),
                                     clock: .manual(time))
         for (id, owner) in [("a", UInt32(1)), ("b", 1), ("c", 2)] { try flowOnPhotoStep(registry, id: id, owner: owner) }
-        try registry.withFlow("a", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(200), env: Self.env) }
-        try registry.withFlow("b", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(100), env: Self.env) }
-        #expect {
-            try registry.withFlow("b", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(101), env: Self.env) }
-        } throws: { error in
-            if case .limitReached("limits.maxSpooledPhotoBytesPerUser", 300, _) = error as? FlowRegistryError { true } else { false }
-        }
+        try putPhoto(registry, "a", owner: 1, bytes: 200)
+        try putPhoto(registry, "b", owner: 1, bytes: 100)
+        #expect(performing: { try putPhoto(registry, "b", owner: 1, bytes: 101) }, throws: refusal("limits.maxSpooledPhotoBytesPerUser", 300))
         #expect(try registry.withFlow("b", owner: 1) { $0.values.photo?.byteCount } == 100)
         // Another user has a share of its own.
-        try registry.withFlow("c", owner: 2) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        try putPhoto(registry, "c", owner: 2, bytes: 300)
         #expect(registry.photoBytes == 600)
         // An expired flow gives its user's bytes back.
         time.advance(by: .seconds(61))
         #expect(registry.expireIdle() == 3)
         try flowOnPhotoStep(registry, id: "d", owner: 1)
-        try registry.withFlow("d", owner: 1) { (flow) throws(FlowError) in try flow.update(photoUpdate(300), env: Self.env) }
+        try putPhoto(registry, "d", owner: 1, bytes: 300)
         #expect(registry.photoBytes == 300)
-    }
-
-    func refusal(_ setting: String, _ max: Int) -> (any Error) -> Bool {
-        { error in if case .limitReached(setting, max, _) = error as? FlowRegistryError { true } else { false } }
     }
 
     @Test("a reservation is checked like the photo it holds room for, counts until taken or given back, and is refused for a flow that would refuse the update")

@@ -32,27 +32,8 @@ extension RequestRouter {
         let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
             let env = services.flowEnvironment()
             return Result { () throws(RPCError) -> Answer<FlowAnswer> in
-                var prepared = PreparedUpdate(params.values, env: env)
-                var reservation: PhotoReservation?
-                if let bytes = prepared.photoByteCount {
-                    // A decoded photo goes to the spool before the flow takes it, and the flow keeps
-                    // only the file; but first its room, so that a photo the update would refuse
-                    // (another flow, step or share) is never written.
-                    let room = try registryCall { () throws(FlowRegistryError) in
-                        try services.registry.reservePhoto(params.flowId, owner: peer.uid, bytes: bytes) { (flow) throws(FlowError) in
-                            try flow.checkUpdate(prepared)
-                        }
-                    }
-                    do throws(RPCError) {
-                        prepared = try prepared.keepingPhoto { (photo) throws(RPCError) in
-                            try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
-                        }
-                    } catch {
-                        services.registry.giveBack(room)
-                        throw error
-                    }
-                    reservation = room
-                }
+                let (prepared, reservation) = try Self.spooling(PreparedUpdate(params.values, env: env), flowID: params.flowId,
+                                                                owner: peer.uid, services: services)
                 return try services.registry.answering(params.flowId, owner: peer.uid, taking: reservation) { (flow) throws(FlowError) in
                     try flow.update(prepared, env: env)
                     return .value(FlowAnswer(flow: flow.view(env: env)))
@@ -61,6 +42,27 @@ extension RequestRouter {
         }
         // A photo takes real time to decode and hash: never on the event loop.
         return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
+    }
+
+    /// The update with its decoded photo, if any, moved to the spool (the flow keeps only the
+    /// file), and the room reserved for it. The room comes first, so that a photo the update
+    /// would refuse (another flow, step or share) is never written.
+    private static func spooling(_ prepared: PreparedUpdate, flowID: String, owner: UInt32,
+                                 services: DaemonServices) throws(RPCError) -> (PreparedUpdate, PhotoReservation?)
+    {
+        guard let bytes = prepared.photoByteCount else { return (prepared, nil) }
+        let room = try registryCall { () throws(FlowRegistryError) in
+            try services.registry.reservePhoto(flowID, owner: owner, bytes: bytes) { (flow) throws(FlowError) in try flow.checkUpdate(prepared) }
+        }
+        do throws(RPCError) {
+            let kept = try prepared.keepingPhoto { (photo) throws(RPCError) in
+                try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
+            }
+            return (kept, room)
+        } catch {
+            services.registry.giveBack(room)
+            throw error
+        }
     }
 
     func flowContinue(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowContinue.Result> {
