@@ -1,7 +1,8 @@
 import NIOConcurrencyHelpers
 
 /// What the daemon holds in memory on behalf of clients: request lines still arriving, lines
-/// waiting for their turn or being answered, and large answers not yet sent. All of it counts
+/// waiting for their turn or being answered, answers not yet sent and notifications waiting
+/// to be. All of it counts
 /// against one budget for the daemon (`limits.maxBufferedBytes`) and a share for each peer uid
 /// (`limits.maxBufferedBytesPerUser`), so that one user's unfinished lines cannot take the memory
 /// of a small box, nor every other user's room.
@@ -102,9 +103,11 @@ final class ClientMemoryAccount {
     let uid: UInt32
     /// Bytes of the line still arriving (the decoder's buffer).
     private(set) var unfinished = 0
-    /// Bytes of whole lines and answers held: waiting, being answered, or being sent.
+    /// Bytes of whole lines held: waiting or being answered.
     private(set) var held = 0
-    /// Room taken from the budget: whole steps, covering `unfinished + held` past the allowance.
+    /// Bytes of answers the channel has not yet sent, and of notifications waiting to be written.
+    private(set) var output = 0
+    /// Room taken from the budget: whole steps, covering all three past the allowance.
     private(set) var taken = 0
     /// Closed: what comes back later (an answer sent after the close) no longer counts.
     private var closed = false
@@ -141,14 +144,16 @@ final class ClientMemoryAccount {
         return nil
     }
 
-    /// An answer of `bytes` is on its way out: counted whatever it costs.
-    func answerQueued(_ bytes: Int) {
-        guard !closed else { return }
-        held += bytes
-        fit(force: true)
+    /// What waits to go out to the client is now `bytes`: counted whatever it costs, since an
+    /// answer already made is sent; the user's later lines are refused while it waits.
+    func outputWaiting(_ bytes: Int) {
+        guard !closed, bytes != output else { return }
+        let grew = bytes > output
+        output = bytes
+        if grew { fit(force: true) } else { shrink() }
     }
 
-    /// A line was answered, or an answer sent.
+    /// A line was answered.
     func released(_ bytes: Int) {
         guard !closed else { return }
         held -= bytes
@@ -166,12 +171,12 @@ final class ClientMemoryAccount {
         guard !closed else { return }
         closed = true
         budget.giveBack(taken, for: uid)
-        (unfinished, held, taken) = (0, 0, 0)
+        (unfinished, held, output, taken) = (0, 0, 0, 0)
     }
 
     @discardableResult
     private func fit(force: Bool = false) -> ClientMemoryBudget.Refusal? {
-        let needed = Self.charge(unfinished + held)
+        let needed = Self.charge(unfinished + held + output)
         guard needed > taken else { return nil }
         if let refusal = budget.take(needed - taken, for: uid, force: force) { return refusal }
         taken = needed
@@ -180,7 +185,7 @@ final class ClientMemoryAccount {
 
     /// Gives back whole steps no longer needed.
     private func shrink() {
-        let needed = Self.charge(unfinished + held)
+        let needed = Self.charge(unfinished + held + output)
         guard taken > needed else { return }
         budget.giveBack(taken - needed, for: uid)
         taken = needed

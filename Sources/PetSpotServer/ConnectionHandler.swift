@@ -34,8 +34,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let subscriptions: SubscriptionHub?
     /// Where the subscriber's news reaches this handler, on its event loop, while it is in the pipeline.
     private let wakeTarget: NIOLoopBoundBox<ConnectionHandler?>?
-    /// The lines and large answers held for this client, counted against the memory budget
-    /// (shared with the line decoder); nil in tests of the handler alone.
+    /// The lines, unsent answers and waiting notifications held for this client, counted against
+    /// the memory budget (shared with the line decoder); nil in tests of the handler alone.
     private let account: ClientMemoryAccount?
     private var context: ChannelHandlerContext?
 
@@ -69,6 +69,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var lastProgress = NIODeadline.uptimeNanoseconds(0)
     private var bufferedAtCheck = 0
     private var writtenSinceCheck = 0
+    /// Counting again what waits to go out, while some does: NIO says when the channel's
+    /// writes pass a watermark, not when each leaves.
+    private var outputRecount: Scheduled<Void>?
+    static let outputRecountInterval = TimeAmount.milliseconds(100)
 
     convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
                      account: ClientMemoryAccount? = nil, eventLoop: any EventLoop)
@@ -157,6 +161,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             writeNotifications(context: context)
             runWaiting(context: context)
             flushIfNeeded(context: context)
+            countOutput(context: context)
         } else if !outputBlocked {
             outputBlocked = true
             updateReading(context: context)
@@ -168,6 +173,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         stallCheck?.cancel()
         stallCheck = nil
+        outputRecount?.cancel()
+        outputRecount = nil
         endWatches()
         account?.close()
         context.fireChannelInactive()
@@ -186,6 +193,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let context else { return }
         writeNotifications(context: context)
         flushIfNeeded(context: context)
+        // Those that must wait (an answer in hand, a client not reading) count from now.
+        countOutput(context: context)
     }
 
     /// Writes what waits, unless an answer is in hand or the client is not reading: then they
@@ -320,17 +329,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         writtenSinceCheck += buffer.readableBytes
-        let size = buffer.readableBytes
-        if let account, size > ClientMemoryBudget.step {
-            // A large answer counts until it has left: a promise for those alone.
-            account.answerQueued(size)
-            let sent = context.eventLoop.makePromise(of: Void.self)
-            sent.futureResult.assumeIsolated().whenComplete { _ in account.released(size) }
-            context.write(wrapOutboundOut(buffer), promise: sent)
-        } else {
-            // No promise per answer: closing learns that all are out from one empty write after them.
-            context.write(wrapOutboundOut(buffer), promise: nil)
-        }
+        // No promise per answer: closing learns that all are out from one empty write after them,
+        // and the budget what is left unsent after each flush (`countOutput`).
+        context.write(wrapOutboundOut(buffer), promise: nil)
         wroteAny = true
         wroteSinceFlush = true
     }
@@ -339,6 +340,22 @@ final class ConnectionHandler: ChannelInboundHandler {
         if wroteSinceFlush {
             wroteSinceFlush = false
             context.flush()
+            countOutput(context: context)
+        }
+    }
+
+    /// Counts against the budget what waits to go out: the channel's unsent bytes (a flush
+    /// writes what the socket takes at once, so most answers have left by now) and the
+    /// notifications still waiting in the subscriber. While some wait, counted again every
+    /// `outputRecountInterval`, so that room comes back as the client reads.
+    private func countOutput(context: ChannelHandlerContext) {
+        guard let account else { return }
+        let waiting = context.channel.isActive ? bufferedBytes(context) + (subscriber?.queuedBytes ?? 0) : 0
+        account.outputWaiting(waiting)
+        guard waiting > 0, outputRecount == nil else { return }
+        outputRecount = context.eventLoop.assumeIsolated().scheduleTask(in: Self.outputRecountInterval) { [self] in
+            outputRecount = nil
+            countOutput(context: context)
         }
     }
 

@@ -91,7 +91,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxConnectionsPerUser = 128
         public var maxPendingOutputBytes = 4 * 1024 * 1024
         /// What the daemon holds for all clients together (see ClientMemoryBudget): lines being
-        /// read, waiting or answered, and answers of over 64 KiB not yet sent. At least
+        /// read, waiting or answered, answers not yet sent and notifications waiting. At least
         /// `maxLineBytes` in effect, so that a valid line always fits.
         public var maxBufferedBytes = 256 * 1024 * 1024
         /// The same for one peer uid.

@@ -111,6 +111,25 @@ struct FairShareTests {
         }
     }
 
+    @Test("answers a client has not read count against its user's share until it reads them")
+    func unreadAnswersCount() throws {
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576"]).start()
+        // 120 answers of 29 KiB each (3.5 MiB, under limits.maxPendingOutputBytes): each is
+        // small, and the client reads none of them for now.
+        let count = 120
+        let silent = try daemon.connect()
+        try silent.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: count).flatMap { $0 })
+        let other = try daemon.connect()
+        try waitUntil("the unread answers to fill the share") {
+            try Self.long(other, id: 2, 500 * Self.kibibyte)?[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser"
+        }
+        for _ in 0..<count { #expect(try silent.readValue()?[path: "result", "openrpc"] != nil) }
+        try waitUntil("the room to come back once they are read") {
+            let answer = try Self.long(other, id: 3, 500 * Self.kibibyte)
+            return answer?["id"] == .int(3) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
+        }
+    }
+
     @Test("buffered bytes of all users together: past them a line is refused, naming the setting")
     func bufferedBytesTotal() throws {
         let total = 2 * 1024 * Self.kibibyte

@@ -65,17 +65,19 @@ struct ClientMemoryBudgetTests {
         #expect(budget.used == Self.mebibyte)
     }
 
-    @Test("a whole line stays counted until it is answered; large answers count whatever the budget")
+    @Test("a whole line stays counted until it is answered; waiting output counts whatever the budget")
     func heldUntilAnswered() {
         let budget = ClientMemoryBudget(limits: .init(total: 4 * Self.mebibyte, perUser: 4 * Self.mebibyte))
         let account = ClientMemoryAccount(budget: budget, uid: 7)
         #expect(account.unfinishedLine(Self.mebibyte) == nil)
         #expect(account.lineCompleted(Self.mebibyte + 10) == nil)
         #expect(account.unfinished == 0 && account.held == Self.mebibyte + 10)
-        account.answerQueued(8 * Self.mebibyte)
+        account.outputWaiting(8 * Self.mebibyte)
         #expect(budget.used(by: 7) > 4 * Self.mebibyte, "an answer already made is counted, past the share")
         #expect(account.unfinishedLine(2 * Self.step) != nil, "while it is out, new lines are refused")
-        account.released(8 * Self.mebibyte)
+        account.outputWaiting(Self.step)
+        #expect(account.output == Self.step && budget.used(by: 7) == Self.mebibyte + Self.step, "what has gone out is given back")
+        account.outputWaiting(0)
         account.released(Self.mebibyte + 10)
         #expect(budget.used == 0)
     }
@@ -94,13 +96,13 @@ struct ClientMemoryBudgetTests {
     func forcedAnswersStayWithTheirUser() {
         let budget = ClientMemoryBudget(limits: .init(total: 4 * Self.mebibyte, perUser: 2 * Self.mebibyte))
         let greedy = ClientMemoryAccount(budget: budget, uid: 1)
-        for _ in 0..<8 { greedy.answerQueued(Self.mebibyte) }
+        for sent in 1...8 { greedy.outputWaiting(sent * Self.mebibyte) }
         #expect(budget.used(by: 1) == 8 * Self.mebibyte - Self.step)
         #expect(budget.used == 2 * Self.mebibyte, "only the share counts against the total")
         #expect(greedy.unfinishedLine(2 * Self.step) == .init(setting: "limits.maxBufferedBytesPerUser", limit: 2 * Self.mebibyte))
         let other = ClientMemoryAccount(budget: budget, uid: 2)
         #expect(other.unfinishedLine(2 * Self.mebibyte + Self.step) == nil, "another user has its whole share")
-        for _ in 0..<8 { greedy.released(Self.mebibyte) }
+        greedy.outputWaiting(0)
         #expect(budget.used(by: 1) == 0)
         #expect(budget.used == 2 * Self.mebibyte)
     }
