@@ -12,7 +12,8 @@ enum FieldEdit {
     /// null, or a blank string, as a person empties a field.
     case clear(FlowField)
     case chipNumber(String)
-    case photo(base64: String, filename: String?)
+    /// The photo itself comes checked and decoded with the update (`PreparedUpdate`).
+    case photo(filename: String?)
     case disappearanceDate(String)
     case species(String)
     case race(String)
@@ -74,7 +75,7 @@ enum FieldEdit {
 
     private static func sentText(_ value: JSONValue) -> String? {
         switch value {
-        case .string(let text): text
+        case .string, .longString: value.stringValue
         case .number(let number): number.literal
         case .object(let upload): PhotoDecoder.filenameHint(upload["filename"]?.stringValue)
         default: nil
@@ -89,7 +90,9 @@ enum FieldEdit {
     }
 
     private static func decode(_ value: JSONValue, for field: FlowField) throws(FlowError) -> FieldEdit {
-        switch field {
+        // Only a photo's text is read where it is; any other long string is copied.
+        let value = field == .photo ? value : value.copyingLongString
+        return switch field {
         case .chipNumber: try text(value, field, FieldEdit.chipNumber)
         case .photo: try photo(value)
         case .disappearanceDate: try text(value, field, FieldEdit.disappearanceDate)
@@ -132,12 +135,12 @@ enum FieldEdit {
             for key in upload.keys where key != "data" && key != "filename" {
                 throw .invalidParams(message: "Unknown member '\(key)' of \(path); it takes data and filename.", parameter: "\(path).\(key)")
             }
-            guard case .string(let data) = upload["data"] else {
+            guard upload["data"]?.isString == true else {
                 throw .invalidParams(message: "\(path).data must be a base64 string.", parameter: "\(path).data")
             }
-            switch upload["filename"] {
-            case nil, .null: return .photo(base64: data, filename: nil)
-            case .string(let filename): return .photo(base64: data, filename: filename)
+            switch upload["filename"]?.copyingLongString {
+            case nil, .null: return .photo(filename: nil)
+            case .string(let filename): return .photo(filename: filename)
             case let other?:
                 throw .invalidParams(message: "\(path).filename must be a string or null, not \(other.typeName).", parameter: "\(path).filename")
             }

@@ -15,12 +15,10 @@ enum FieldNormalizer {
             let chip = ChipNumber(normalizing: text)
             values.chipNumber = chip.isEmpty ? nil : chip.digits
 
-        case .photo(let base64, let filename):
+        case .photo(let filename):
             if let filename, hasControl(filename, allowingLineBreaks: false) { return .controlCharacters(allowsLineBreaks: false) }
-            let decoded = decodedPhoto ?? Result { () throws(PhotoDecoder.Problem) -> Photo in
-                try PhotoDecoder.decode(base64: base64, filename: filename, maxBytes: env.maxPhotoBytes)
-            }
-            switch decoded {
+            // `PreparedUpdate` checks every photo this edit is made for; nil is not one of them.
+            switch decodedPhoto ?? .failure(.notBase64) {
             case .success(let photo): values.photo = photo
             case .failure(let problem): return .photo(problem)
             }

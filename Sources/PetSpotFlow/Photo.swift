@@ -18,7 +18,7 @@ public struct Photo: Sendable, Hashable {
         self.filename = filename
     }
 
-    private init(mediaType: String, content: any PhotoContent, sha256: String, filename: String?) {
+    init(mediaType: String, content: any PhotoContent, sha256: String, filename: String?) {
         self.mediaType = mediaType
         self.content = content
         self.sha256 = sha256
@@ -27,12 +27,6 @@ public struct Photo: Sendable, Hashable {
 
     /// How many bytes the photo has.
     public var byteCount: Int { content.count }
-
-    /// The same photo with its bytes kept elsewhere: `content` must hold the same bytes.
-    public func keptIn(_ content: any PhotoContent) -> Photo {
-        precondition(content.count == byteCount, "a photo's bytes moved with a different length")
-        return Photo(mediaType: mediaType, content: content, sha256: sha256, filename: filename)
-    }
 
     /// `{mediaType, bytes, sha256}`: what a view or a report shows instead of the data.
     public var metadata: JSONValue {

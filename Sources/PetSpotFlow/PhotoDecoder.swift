@@ -15,16 +15,53 @@ public enum PhotoDecoder {
     /// output) is ignored. `maxBytes` limits the decoded size: decoding stops as soon as it is
     /// passed. The text is decoded where it is, with no copy of it.
     public static func decode(base64: String, filename: String?, maxBytes: Int) throws(Problem) -> Photo {
-        var base64 = base64
-        let decoded = base64.withUTF8 { text in Result { () throws(Base64Decoding.Failure) in try Base64Decoding.decode(text, maxBytes: maxBytes) } }
-        let bytes: [UInt8]
-        switch decoded {
-        case .success(let value): bytes = value
-        case .failure(.invalid): throw .notBase64
-        case .failure(.tooLarge): throw .tooLarge(limit: maxBytes)
+        try Base64Photo(base64: .string(base64), filename: filename, maxBytes: maxBytes).decodedInMemory()
+    }
+
+    /// Checks a base64 text without keeping what it decodes to: that it is base64, decodes to
+    /// at most `maxBytes`, and to an image. Answers the decoded size and the media type.
+    static func check(_ text: UnsafeBufferPointer<UInt8>, maxBytes: Int) throws(Problem) -> (byteCount: Int, mediaType: String) {
+        var head: [UInt8] = []
+        var total = 0
+        let failure = decodeInChunks(text) { chunk in
+            if head.count < 16 { head += chunk.prefix(16 - head.count) }
+            total += chunk.count
+            return total <= maxBytes
         }
-        guard let mediaType = mediaType(of: bytes) else { throw .notAnImage }
-        return Photo(mediaType: mediaType, data: bytes, filename: filenameHint(filename))
+        switch failure {
+        case .invalid?: throw .notBase64
+        case .tooLarge?: throw .tooLarge(limit: maxBytes)
+        case nil: break
+        }
+        guard total <= maxBytes else { throw .tooLarge(limit: maxBytes) }
+        guard let mediaType = mediaType(of: head) else { throw .notAnImage }
+        return (total, mediaType)
+    }
+
+    /// Characters of base64 decoded at a time: 192 KiB of bytes, written to a file as a part.
+    static let chunkCharacters = 256 * 1024
+
+    /// Decodes `text` a chunk at a time, handing each chunk's bytes to `body`, which stops the
+    /// decoding by answering false. Answers why the text is not base64, or nil.
+    static func decodeInChunks(_ text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Base64Decoding.Failure? {
+        let room = Base64Decoding.Stream.maxOutput(forCharacters: min(text.count, chunkCharacters))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { output -> Base64Decoding.Failure? in
+            var stream = Base64Decoding.Stream()
+            var start = 0
+            do throws(Base64Decoding.Failure) {
+                while start < text.count {
+                    let end = min(start + chunkCharacters, text.count)
+                    let count = try stream.decode(UnsafeBufferPointer(rebasing: text[start..<end]), into: output)
+                    start = end
+                    if count > 0, !body(UnsafeBufferPointer(rebasing: output[..<count])) { return nil }
+                }
+                let count = try stream.finish(into: output)
+                if count > 0 { _ = body(UnsafeBufferPointer(rebasing: output[..<count])) }
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// The media type by magic bytes (JPEG, PNG, WebP, HEIC/HEIF), or nil for anything else.

@@ -1,41 +1,51 @@
 import PetSpotJSON
 
-/// A `flow.update` whose slow part is already done: decoding and hashing a photo takes up to a
-/// few hundred milliseconds for a large image, so it happens before the flow is taken, and
-/// applying the update stays a matter of microseconds.
+/// A `flow.update` whose slow part is already done: checking a photo's base64 takes a few
+/// milliseconds for a large image, and decoding and hashing it into the spool more, so both
+/// happen before the flow is taken, and applying the update stays a matter of microseconds.
 public struct PreparedUpdate: Sendable {
     public let values: JSONObject
-    let photo: Result<Photo, PhotoDecoder.Problem>?
+    /// The photo the update brings, checked but not decoded; nil without one.
+    let upload: Result<Base64Photo, PhotoDecoder.Problem>?
+    /// The photo decoded where it is kept (`keepingPhoto`).
+    private let kept: Photo?
 
-    /// Decodes a photo in `values`, if there is one; everything else waits for `Flow.update`.
+    /// Checks a photo in `values`, if there is one; everything else waits for `Flow.update`.
     public init(_ values: JSONObject, env: FlowEnvironment) {
         self.values = values
-        if case .object(let photo)? = values["photo"], case .string(let data)? = photo["data"] {
+        self.kept = nil
+        if case .object(let photo)? = values["photo"], let data = photo["data"], data.isString {
             let filename = photo["filename"]?.stringValue
-            self.photo = Result { () throws(PhotoDecoder.Problem) -> Photo in
-                try PhotoDecoder.decode(base64: data, filename: filename, maxBytes: env.maxPhotoBytes)
-            }
+            self.upload = Result { () throws(PhotoDecoder.Problem) in try Base64Photo(base64: data, filename: filename, maxBytes: env.maxPhotoBytes) }
         } else {
-            self.photo = nil
+            self.upload = nil
         }
     }
 
-    private init(values: JSONObject, photo: Result<Photo, PhotoDecoder.Problem>?) {
+    private init(values: JSONObject, upload: Result<Base64Photo, PhotoDecoder.Problem>?, kept: Photo?) {
         self.values = values
-        self.photo = photo
+        self.upload = upload
+        self.kept = kept
     }
 
-    /// The same update with its accepted photo's bytes kept where `keep` puts them
-    /// (`Photo.keptIn`); an update without one is returned as it is.
-    public func keepingPhoto<E: Error>(_ keep: (Photo) throws(E) -> any PhotoContent) throws(E) -> PreparedUpdate {
-        guard case .success(let photo)? = photo else { return self }
-        return PreparedUpdate(values: values, photo: .success(photo.keptIn(try keep(photo))))
+    /// The same update with its accepted photo decoded by `keep` wherever that keeps it
+    /// (`Base64Photo.decode` and `photo(keptIn:sha256:)`); an update without one is returned as
+    /// it is.
+    public func keepingPhoto<E: Error>(_ keep: (Base64Photo) throws(E) -> Photo) throws(E) -> PreparedUpdate {
+        guard case .success(let upload)? = upload else { return self }
+        return PreparedUpdate(values: values, upload: self.upload, kept: try keep(upload))
     }
 
-    /// The size of the photo this update brings, if it decoded.
+    /// The photo for the flow: the kept one, or else decoded in memory.
+    var photo: Result<Photo, PhotoDecoder.Problem>? {
+        if let kept { return .success(kept) }
+        return upload.map { $0.map { $0.decodedInMemory() } }
+    }
+
+    /// The size of the photo this update brings, if it decodes.
     public var photoByteCount: Int? {
-        guard case .success(let photo)? = photo else { return nil }
-        return photo.byteCount
+        guard case .success(let upload)? = upload else { return nil }
+        return upload.byteCount
     }
 
     /// Whether preparing does real work, so a caller can keep cheap updates on its own thread.

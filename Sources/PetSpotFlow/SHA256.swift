@@ -43,10 +43,15 @@ public struct SHA256: Sendable {
 
     /// 64 lowercase hex digits.
     public static func hexHash(_ bytes: some Sequence<UInt8>) -> String {
+        hex(hash(bytes))
+    }
+
+    /// A digest as lowercase hex digits.
+    public static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
-        hex.reserveCapacity(digestByteCount * 2)
-        for byte in hash(bytes) {
+        hex.reserveCapacity(digest.count * 2)
+        for byte in digest {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0F)])
         }

@@ -35,7 +35,24 @@ public struct JSONParser {
     }
 
     public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        var parser = Reader(bytes: buffer, maxDepth: maxDepth)
+        try parse(Reader(bytes: buffer, maxDepth: maxDepth))
+    }
+
+    /// Parses the first `count` bytes of `source`, leaving each string of at least `minBytes`
+    /// plain ASCII bytes where it is (`.longString`, which keeps `source`) instead of copying it.
+    public static func parse(_ source: some JSONSourceBytes, count: Int, maxDepth: Int = defaultMaxDepth,
+                             keepingStringsInPlaceFrom minBytes: Int) throws(JSONParseError) -> JSONValue
+    {
+        try source.withBytes(in: 0..<count) { buffer in
+            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+            reader.inPlace = (source, max(1, minBytes))
+            return Result { () throws(JSONParseError) in try parse(reader) }
+        }.get()
+    }
+
+    private static func parse(_ reader: Reader) throws(JSONParseError) -> JSONValue {
+        var parser = reader
+        let buffer = parser.bytes
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 1)
         parser.skipWhitespace()
@@ -49,6 +66,8 @@ public struct JSONParser {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         var position = 0
+        /// Where long strings may stay, and from how many bytes.
+        var inPlace: (source: any JSONSourceBytes, minBytes: Int)?
 
         init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
             self.bytes = bytes
@@ -81,7 +100,11 @@ public struct JSONParser {
             switch bytes[position] {
             case UInt8(ascii: "{"): return try parseObject(depth: depth)
             case UInt8(ascii: "["): return try parseArray(depth: depth)
-            case UInt8(ascii: "\""): return .string(try parseString())
+            case UInt8(ascii: "\""):
+                if let inPlace, let range = plainString(minBytes: inPlace.minBytes) {
+                    return .longString(JSONLongString(source: inPlace.source, range: range))
+                }
+                return .string(try parseString())
             case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
             case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
             case UInt8(ascii: "n"): try expectWord("null"); return .null
@@ -214,6 +237,29 @@ public struct JSONParser {
             }
             let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             return JSONNumber(validatedLiteral: literal)
+        }
+
+        /// The bytes of the string at `position` if it has at least `minBytes`, all plain ASCII
+        /// (no escape, control or other byte needing a look), and moves past it; else nil, with
+        /// `position` where it was.
+        mutating func plainString(minBytes: Int) -> Range<Int>? {
+            let start = position + 1
+            guard bytes.count - start > minBytes else { return nil }
+            var end = start
+            while true {
+                while end &+ 8 <= bytes.count,
+                      !Self.needsLook(UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self)) {
+                    end &+= 8
+                }
+                guard end < bytes.count else { return nil }
+                let b = bytes[end]
+                if b == UInt8(ascii: "\"") { break }
+                if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return nil }
+                end += 1
+            }
+            guard end - start >= minBytes else { return nil }
+            position = end + 1
+            return start..<end
         }
 
         mutating func parseString() throws(JSONParseError) -> String {

@@ -8,6 +8,9 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case number(JSONNumber)
     case string(String)
+    /// A string longer than the parser was told to copy, still in the line it came in
+    /// (`JSONLongString`): the same text as `.string`, equal to it and hashed as it.
+    case longString(JSONLongString)
     case array([JSONValue])
     case object(JSONObject)
 
@@ -17,15 +20,59 @@ public enum JSONValue: Sendable, Hashable {
         case .null: "null"
         case .bool: "a boolean"
         case .number: "a number"
-        case .string: "a string"
+        case .string, .longString: "a string"
         case .array: "an array"
         case .object: "an object"
         }
     }
 
+    /// The text of a string (a copy of a long one).
     public var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
+        switch self {
+        case .string(let s): s
+        case .longString(let s): s.string
+        default: nil
+        }
+    }
+
+    /// The value, with a long string made a `.string` (only the value itself, not its members).
+    public var copyingLongString: JSONValue {
+        if case .longString(let s) = self { return .string(s.string) }
+        return self
+    }
+
+    /// Whether the value is a string, without copying a long one.
+    public var isString: Bool {
+        switch self {
+        case .string, .longString: true
+        default: false
+        }
+    }
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.longString(let x), .longString(let y)): x == y
+        case (.string(let x), .longString(let y)), (.longString(let y), .string(let x)): x.utf8.count == y.utf8Count && x == y.string
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x == y
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .number(let n): hasher.combine(2); hasher.combine(n)
+        case .string(let s): hasher.combine(3); hasher.combine(s)
+        case .longString(let s): hasher.combine(3); hasher.combine(s.string)
+        case .array(let a): hasher.combine(4); hasher.combine(a)
+        case .object(let o): hasher.combine(5); hasher.combine(o)
+        }
     }
 
     public var objectValue: JSONObject? {

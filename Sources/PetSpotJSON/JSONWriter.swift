@@ -11,6 +11,7 @@ public enum JSONWriter {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let n): out.append(contentsOf: n.literal.utf8)
         case .string(let s): writeString(s, into: &out, forTerminal: forTerminal)
+        case .longString(let s): writeString(s.string, into: &out, forTerminal: forTerminal)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, e) in elements.enumerated() {

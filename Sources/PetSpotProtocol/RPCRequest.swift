@@ -24,12 +24,13 @@ public struct RPCRequest: Sendable, Equatable {
         var id: JSONValue? = nil
         if let rawID = object["id"] {
             switch rawID {
-            case .number, .string: id = rawID
+            // A long id is copied: the answer must not keep the request's whole line.
+            case .number, .string, .longString: id = rawID.copyingLongString
             default:
                 return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "\"id\" must be a number or a string, not \(rawID.typeName)", parameter: "id")))
             }
         }
-        let isNotification = object["id"] == nil && object["method"]?.stringValue != nil
+        let isNotification = object["id"] == nil && object["method"]?.isString == true
         // Spelled out: a bare `nil` here would become JSONValue's own null literal.
         let answerID: JSONValue? = isNotification ? Optional.none : .some(id ?? .null)
         if let version = object["jsonrpc"], version != .string("2.0") {

@@ -28,7 +28,7 @@ struct WireObject {
 
     func string(_ key: String) throws(FlowViewError) -> String {
         let value = try value(key)
-        guard case .string(let text) = value else { throw FlowViewError(at: path(key), "must be a string, not \(value.typeName)") }
+        guard let text = value.stringValue else { throw FlowViewError(at: path(key), "must be a string, not \(value.typeName)") }
         return text
     }
 
@@ -37,7 +37,7 @@ struct WireObject {
         let value = try value(key)
         switch value {
         case .null: return nil
-        case .string(let text): return text
+        case .string, .longString: return value.stringValue
         default: throw FlowViewError(at: path(key), "must be a string or null, not \(value.typeName)")
         }
     }
@@ -68,7 +68,7 @@ struct WireObject {
 
     func strings(_ key: String) throws(FlowViewError) -> [String] {
         try elements(key).map { element throws(FlowViewError) in
-            guard case .string(let text) = element.value else {
+            guard let text = element.value.stringValue else {
                 throw FlowViewError(at: element.path, "must be a string, not \(element.value.typeName)")
             }
             return text

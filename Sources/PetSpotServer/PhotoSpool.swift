@@ -34,9 +34,10 @@ public struct PhotoSpool: Sendable {
         return PhotoSpool(directory: directory)
     }
 
-    /// A photo's bytes moved to a spool file, or the refusal a client sees.
-    func keep(_ photo: some PhotoContent, minFreeBytes: Int) throws(RPCError) -> SpooledPhoto {
-        let needed = photo.count
+    /// A photo decoded from its upload straight into a spool file, a part at a time, or the
+    /// refusal a client sees.
+    func keep(_ upload: Base64Photo, minFreeBytes: Int) throws(RPCError) -> Photo {
+        let needed = upload.byteCount
         // Read under the lock: a photo whose write ends meanwhile is then either in the free
         // figure or still among the bytes being written, never in neither.
         let free = writing.withLockedValue { writing -> Int? in
@@ -48,15 +49,16 @@ public struct PhotoSpool: Sendable {
         }
         if let free { throw Self.diskFull(free: free, needed: needed, minFreeBytes: minFreeBytes) }
         defer { writing.withLockedValue { $0 -= needed } }
+        var sha256 = ""
         let file: SpoolFile
-        do {
-            file = try SpoolFile.write(try photo.bytes(), in: directory)
-        } catch let error as SystemError where error.errno == ENOSPC || error.errno == EDQUOT {
+        do throws(SystemError) {
+            file = try SpoolFile.write(count: needed, in: directory) { (write) throws(SystemError) in sha256 = try upload.decode(write) }
+        } catch where error.errno == ENOSPC || error.errno == EDQUOT {
             throw Self.diskFull(free: 0, needed: needed, minFreeBytes: minFreeBytes)
         } catch {
             throw RPCError(.internalError, "cannot keep the photo in the spool: \(error)")
         }
-        return SpooledPhoto(file: file)
+        return upload.photo(keptIn: SpooledPhoto(file: file), sha256: sha256)
     }
 
     private static func diskFull(free: Int, needed: Int, minFreeBytes: Int) -> RPCError {

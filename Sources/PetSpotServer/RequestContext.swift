@@ -7,6 +7,10 @@ import PetSpotProtocol
 /// answer. The same steps run on the event loop for small requests and in a task for large
 /// lines (`RouterAnswering`).
 struct RequestContext: Sendable {
+    /// Strings at least this long stay in their line (`JSONValue.longString`) until the request
+    /// is answered: a photo's text, which is then decoded from there, a part at a time.
+    static let inPlaceStringBytes = 64 * 1024
+
     let router: RequestRouter
     let peer: Peer
     /// The connection's logger.
@@ -22,8 +26,14 @@ struct RequestContext: Sendable {
     func respond(line: ByteBuffer) -> Reply<ByteBuffer?> {
         let parsed: JSONValue
         do {
-            parsed = try line.withUnsafeReadableBytes { raw throws(JSONParseError) -> JSONValue in
-                try JSONParser.parse(buffer: raw.bindMemory(to: UInt8.self), maxDepth: limits.maxJSONDepth)
+            if line.readableBytes >= Self.inPlaceStringBytes {
+                // A photo's base64 is read where it arrived, not copied into a String first.
+                parsed = try JSONParser.parse(LineBytes(line), count: line.readableBytes, maxDepth: limits.maxJSONDepth,
+                                              keepingStringsInPlaceFrom: Self.inPlaceStringBytes)
+            } else {
+                parsed = try line.withUnsafeReadableBytes { raw throws(JSONParseError) -> JSONValue in
+                    try JSONParser.parse(buffer: raw.bindMemory(to: UInt8.self), maxDepth: limits.maxJSONDepth)
+                }
             }
         } catch {
             return .now(AnswerLine.failure(RPCError(.parseError, "not valid JSON: \(error)")))
@@ -100,5 +110,18 @@ struct RequestContext: Sendable {
             return AnswerLine.failure(error)
         }
         return nil
+    }
+}
+
+/// A request's line as the bytes its long strings stay in.
+private struct LineBytes: JSONSourceBytes {
+    let line: ByteBuffer
+
+    init(_ line: ByteBuffer) {
+        self.line = line
+    }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        line.withUnsafeReadableBytes { raw in body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range])) }
     }
 }

@@ -35,8 +35,9 @@ struct RouterAnswering: LineAnswering {
                 // (12 MiB for a photo): a line that ends its read leaves the buffer to the slice
                 // alone, and bytes after it move to a buffer of their own (NIO's copy on write
                 // takes the unread part, with the buffer's spare room, not the line).
-                // Handed over, not captured: the line's bytes go once it is parsed, before a photo
-                // in it is decoded (the parsed text and the decoded bytes are all that stay).
+                // Handed over, not captured: the request alone holds the line, whose long strings
+                // are read where they are (a photo is decoded from it into the spool), and the
+                // bytes go once the request is answered.
                 let handOff = LineHandOff(line)
                 return .later(eventLoop.makeFutureWithTask {
                     let reply = request.respond(line: handOff.take())

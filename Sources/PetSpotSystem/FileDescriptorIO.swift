@@ -18,6 +18,12 @@ public enum FileDescriptorIO {
         if failure != 0 { throw SystemError(errno: failure) }
     }
 
+    /// Writes all of `buffer`, carrying on after a short write or EINTR.
+    public static func write(_ fd: Int32, buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        let failure = writeAll(fd, buffer)
+        if failure != 0 { throw SystemError(errno: failure) }
+    }
+
     /// Opens `path` for writing (it must exist), writes `text` and closes it.
     public static func writeFile(_ path: String, _ text: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)

@@ -32,14 +32,31 @@ public final class SpoolFile: Sendable {
 
     /// Writes `bytes` to a new nameless file in `directory`. A full disk throws `ENOSPC`.
     public static func write(_ bytes: [UInt8], in directory: String) throws(SystemError) -> SpoolFile {
+        try write(count: bytes.count, in: directory) { (write) throws(SystemError) in
+            try bytes.withUnsafeBytes { all in Result { () throws(SystemError) in try write(all) } }.get()
+        }
+    }
+
+    /// Writes to a new nameless file in `directory` the `count` bytes that `produce` hands, a
+    /// part at a time, to the function it is given: a photo decoded in chunks is never whole in
+    /// memory. A full disk throws `ENOSPC`; parts that do not add up to `count`, `EIO`.
+    public static func write(count: Int, in directory: String,
+                             _ produce: (_ write: (UnsafeRawBufferPointer) throws(SystemError) -> Void) throws(SystemError) -> Void) throws(SystemError) -> SpoolFile
+    {
         let fd = try makeNameless(in: directory)
         do throws(SystemError) {
-            try FileDescriptorIO.write(fd, bytes: bytes)
+            var written = 0
+            try produce { (part) throws(SystemError) in
+                guard written + part.count <= count else { throw SystemError(errno: EIO) }
+                try FileDescriptorIO.write(fd, buffer: part)
+                written += part.count
+            }
+            guard written == count else { throw SystemError(errno: EIO) }
         } catch {
             close(fd)
             throw error
         }
-        return SpoolFile(descriptor: fd, count: bytes.count)
+        return SpoolFile(descriptor: fd, count: count)
     }
 
     /// The whole content, read back.

@@ -62,3 +62,42 @@ struct Base64DecodingTests {
         }
     }
 }
+
+@Suite("base64 decoding in parts")
+struct Base64StreamTests {
+    /// Decodes `text` cut at `cuts` as a stream would get it.
+    private static func decode(_ text: String, cuts: [Int]) throws(Base64Decoding.Failure) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        var stream = Base64Decoding.Stream()
+        var output: [UInt8] = []
+        var start = 0
+        for end in cuts + [bytes.count] where end >= start {
+            let part = Array(bytes[start..<end])
+            var room = [UInt8](repeating: 0, count: Base64Decoding.Stream.maxOutput(forCharacters: part.count))
+            let count = try part.withUnsafeBufferPointer { text in
+                room.withUnsafeMutableBufferPointer { out in Result { () throws(Base64Decoding.Failure) in try stream.decode(text, into: out) } }
+            }.get()
+            output += room[..<count]
+            start = end
+        }
+        var last = [UInt8](repeating: 0, count: 2)
+        let count = try last.withUnsafeMutableBufferPointer { out in Result { () throws(Base64Decoding.Failure) in try stream.finish(into: out) } }.get()
+        return output + last[..<count]
+    }
+
+    @Test("a text cut anywhere, in two or three parts, decodes as the whole, or is refused as the whole", arguments: [
+        "", "Zg==", "Zm8=", "Zm9vYmFy", "Zm9vYg", " Zm 9v\r\nYm\tFy ", "Zm9vYg=\n=", "Zm9vYmFyYmF6cXV4",
+        "Zm9v!", "Zg=a", "Zm8=Zm8=", "Zg===", "Zm9vY", "Zm9vYmFy=",
+    ])
+    func cutAnywhere(text: String) {
+        var whole = text
+        let expected = whole.withUTF8 { buffer in Result { () throws(Base64Decoding.Failure) in try Base64Decoding.decode(buffer, maxBytes: 1 << 20) } }
+        let count = text.utf8.count
+        for first in 0...count {
+            for second in first...count {
+                let parts = Result { () throws(Base64Decoding.Failure) in try Self.decode(text, cuts: [first, second]) }
+                #expect(parts == expected, "\(text) cut at \(first) and \(second)")
+            }
+        }
+    }
+}

@@ -151,4 +151,50 @@ struct PhotoTests {
         var flow = try Fixture.flow(at: .photo)
         #expect(try flow.continueStep(env: Fixture.env))
     }
+
+    @Test("a photo decoded a part at a time into where it is kept: the same bytes and hash as in memory, in parts of bounded size")
+    func decodedInParts() throws {
+        // Three and a half chunks of text, wrapped as `base64` wraps it.
+        let bytes = Image.jpeg(count: PhotoDecoder.chunkCharacters / 4 * 3 * 3 + 1000)
+        let text = Data(bytes).base64EncodedString(options: .lineLength76Characters)
+        let upload = try Base64Photo(base64: .string(text), filename: "dir/rex.jpg", maxBytes: bytes.count)
+        #expect(upload.byteCount == bytes.count && upload.mediaType == "image/jpeg" && upload.filename == "rex.jpg")
+        #expect(throws: PhotoDecoder.Problem.tooLarge(limit: bytes.count - 1)) {
+            try Base64Photo(base64: .string(text), filename: nil, maxBytes: bytes.count - 1)
+        }
+        var kept: [UInt8] = []
+        var largestPart = 0
+        let sha256 = upload.decode { (part) throws(Never) in
+            kept += part
+            largestPart = max(largestPart, part.count)
+        }
+        #expect(kept == bytes)
+        #expect(sha256 == SHA256.hexHash(bytes))
+        #expect(largestPart <= PhotoDecoder.chunkCharacters / 4 * 3, "never more than one chunk at a time")
+        #expect(upload.photo(keptIn: kept, sha256: sha256) == upload.decodedInMemory())
+
+        // A failing write stops the decoding and is what the caller gets.
+        struct Full: Error, Equatable {}
+        var parts = 0
+        #expect(throws: Full()) {
+            try upload.decode { (_) throws(Full) in
+                parts += 1
+                if parts == 2 { throw Full() }
+            }
+        }
+        #expect(parts == 2)
+    }
+
+    @Test("checking refuses as decoding does: not base64, one byte over the limit, not an image")
+    func checkedBeforeDecoding() {
+        let bytes = Image.png(count: 3000)
+        let text = Data(bytes).base64EncodedString()
+        #expect(throws: PhotoDecoder.Problem.notBase64) { try Base64Photo(base64: .string(text + "!"), filename: nil, maxBytes: 4000) }
+        #expect(throws: PhotoDecoder.Problem.tooLarge(limit: bytes.count - 1)) {
+            try Base64Photo(base64: .string(text), filename: nil, maxBytes: bytes.count - 1)
+        }
+        #expect(throws: PhotoDecoder.Problem.notAnImage) {
+            try Base64Photo(base64: .string(Data("hello, world".utf8).base64EncodedString()), filename: nil, maxBytes: 4000)
+        }
+    }
 }

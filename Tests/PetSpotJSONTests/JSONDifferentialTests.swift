@@ -87,6 +87,7 @@ struct JSONDifferentialTests {
         case .null: return theirs is NSNull
         case .bool(let b): return (theirs as? NSNumber)?.boolValue == b
         case .string(let s): return (theirs as? String).map { sameText(s, $0) } ?? false
+        case .longString(let s): return (theirs as? String).map { sameText(s.string, $0) } ?? false
         case .number(let n):
             guard let x = Double(n.literal) else { return false }
             let y = (theirs as? NSNumber)?.doubleValue ?? (theirs as? Decimal).map { NSDecimalNumber(decimal: $0).doubleValue }
@@ -120,7 +121,7 @@ struct JSONDifferentialTests {
         case .number(let n): [n]
         case .array(let elements): elements.flatMap(numbers)
         case .object(let object): object.members.flatMap { numbers(in: $0.value) }
-        case .null, .bool, .string: []
+        case .null, .bool, .string, .longString: []
         }
     }
 
@@ -203,7 +204,7 @@ struct JSONDifferentialTests {
                 }
             }
             return nil
-        case .null, .bool, .number, .string:
+        case .null, .bool, .number, .string, .longString:
             return nil
         }
     }

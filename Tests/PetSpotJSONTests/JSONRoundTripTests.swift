@@ -72,6 +72,7 @@ enum EscapingWriter {
         case .bool(let b): text += b ? "true" : "false"
         case .number(let n): text += n.literal
         case .string(let s): string(s, into: &text, using: &random)
+        case .longString(let s): string(s.string, into: &text, using: &random)
         case .array(let elements):
             text += "["
             for (i, element) in elements.enumerated() {

@@ -44,7 +44,7 @@ extension RequestRouter {
         return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
     }
 
-    /// The update with its decoded photo, if any, moved to the spool (the flow keeps only the
+    /// The update with its photo, if any, decoded into the spool (the flow keeps only the
     /// file), and the room reserved for it. The room comes first, so that a photo the update
     /// would refuse (another flow, step or share) is never written.
     private static func spooling(_ prepared: PreparedUpdate, flowID: String, owner: UInt32,
@@ -55,8 +55,8 @@ extension RequestRouter {
             try services.registry.reservePhoto(flowID, owner: owner, bytes: bytes) { (flow) throws(FlowError) in try flow.checkUpdate(prepared) }
         }
         do throws(RPCError) {
-            let kept = try prepared.keepingPhoto { (photo) throws(RPCError) in
-                try services.photoSpool.keep(photo.content, minFreeBytes: services.limits.minFreeDiskBytes)
+            let kept = try prepared.keepingPhoto { (upload) throws(RPCError) in
+                try services.photoSpool.keep(upload, minFreeBytes: services.limits.minFreeDiskBytes)
             }
             return (kept, room)
         } catch {
