@@ -8,7 +8,9 @@ import NIOCore
 enum LineFrame {
     case line(ByteBuffer)
     case tooLong(limit: Int)
-    case refused(ClientMemoryBudget.Refusal)
+    /// Indirect: a refusal (a String and an Int) would make every frame one byte too large for
+    /// `NIOAny`'s inline room, and each line would cost a heap box on its way to the handler.
+    indirect case refused(ClientMemoryBudget.Refusal)
 }
 
 /// Splits the byte stream at `\n` (dropping a `\r` before it). A line longer than the limit, or

@@ -69,4 +69,10 @@ struct LineFrameDecoderTests {
     func lastLine() throws {
         #expect(try frames(["a\nlast"], close: true) == ["a", "last"])
     }
+
+    @Test("a frame fits NIOAny's inline room: a line reaches the handler without a heap box")
+    func frameFitsInline() {
+        // An existential's inline buffer is three words; past it, each wrapped frame is allocated.
+        #expect(MemoryLayout<LineFrame>.size <= 3 * MemoryLayout<Int>.size)
+    }
 }
