@@ -91,6 +91,11 @@ final class ClientMemoryBudget: Sendable {
         }
     }
 
+    /// Whether `uid` holds more than its share (answers forced past it).
+    func isOverShare(_ uid: UInt32) -> Bool {
+        state.withLockedValue { $0.perUser[uid, default: 0] > $0.limits.perUser }
+    }
+
     /// Bytes held for all clients, and for `uid`.
     var used: Int { state.withLockedValue { $0.used } }
     func used(by uid: UInt32) -> Int { state.withLockedValue { $0.perUser[uid, default: 0] } }
@@ -111,6 +116,9 @@ final class ClientMemoryAccount {
     private(set) var taken = 0
     /// Closed: what comes back later (an answer sent after the close) no longer counts.
     private var closed = false
+    /// This connection has output waiting while its user holds more than its share: it should
+    /// take no new request until that output has gone (`ConnectionHandler`).
+    private(set) var overShare = false
 
     init(budget: ClientMemoryBudget, uid: UInt32) {
         self.budget = budget
@@ -147,10 +155,22 @@ final class ClientMemoryAccount {
     /// What waits to go out to the client is now `bytes`: counted whatever it costs, since an
     /// answer already made is sent; the user's later lines are refused while it waits.
     func outputWaiting(_ bytes: Int) {
-        guard !closed, bytes != output else { return }
-        let grew = bytes > output
-        output = bytes
-        if grew { fit(force: true) } else { shrink() }
+        guard !closed else { return }
+        if bytes != output {
+            let grew = bytes > output
+            output = bytes
+            if grew { forceFit() } else { shrink() }
+        }
+        // Asked again while output waits: another connection of the user may have given room back.
+        overShare = output > 0 && budget.isOverShare(uid)
+    }
+
+    /// An answer of `bytes` was handed to the channel: it waits until the next count
+    /// (`outputWaiting`). Touches the budget only when it needs another step.
+    func outputAdded(_ bytes: Int) {
+        guard !closed else { return }
+        output += bytes
+        if forceFit() { overShare = budget.isOverShare(uid) }
     }
 
     /// A line was answered.
@@ -172,15 +192,25 @@ final class ClientMemoryAccount {
         closed = true
         budget.giveBack(taken, for: uid)
         (unfinished, held, output, taken) = (0, 0, 0, 0)
+        overShare = false
     }
 
-    @discardableResult
-    private func fit(force: Bool = false) -> ClientMemoryBudget.Refusal? {
+    private func fit() -> ClientMemoryBudget.Refusal? {
         let needed = Self.charge(unfinished + held + output)
         guard needed > taken else { return nil }
-        if let refusal = budget.take(needed - taken, for: uid, force: force) { return refusal }
+        if let refusal = budget.take(needed - taken, for: uid) { return refusal }
         taken = needed
         return nil
+    }
+
+    /// Takes the room needed whatever it costs; answers whether it took any.
+    @discardableResult
+    private func forceFit() -> Bool {
+        let needed = Self.charge(unfinished + held + output)
+        guard needed > taken else { return false }
+        _ = budget.take(needed - taken, for: uid, force: true)
+        taken = needed
+        return true
     }
 
     /// Gives back whole steps no longer needed.

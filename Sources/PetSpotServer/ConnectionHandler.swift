@@ -13,7 +13,9 @@ import PetSpotJSON
 ///
 /// Answers a client has not read yet (`limits.maxPendingOutputBytes`) hold the connection
 /// back: it takes no new request until they drain, however large a single answer is. Only a
-/// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed.
+/// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed. Unsent
+/// answers count against the memory budget (`ClientMemoryAccount`); past its user's share, a
+/// connection with answers waiting is held back the same way.
 ///
 /// Notifications of the connection's watches wait in its `Subscriber` (coalesced, bounded)
 /// and are written only between answers and while the client reads: one caused by a request
@@ -48,6 +50,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var queueFull = false
     /// The client has not taken its answers: nothing new is taken in hand or read.
     private var outputBlocked = false
+    /// Answers of this connection wait while its user holds more than its share of the memory
+    /// budget: nothing new is taken in hand or read until they have gone.
+    private var overShare = false
     private var reading = true
     private var closing = false
     /// The daemon is stopping: what is in hand is answered, anything newer is refused.
@@ -214,7 +219,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func updateReading(context: ChannelHandlerContext) {
-        let wanted = !outputBlocked && !queueFull && !inputClosed
+        let wanted = !outputBlocked && !overShare && !queueFull && !inputClosed
         guard wanted != reading else { return }
         reading = wanted
         context.channel.setOption(ChannelOptions.autoRead, value: wanted).whenFailure { _ in }
@@ -279,10 +284,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard !runningWaiting else { return }
         runningWaiting = true
         defer { runningWaiting = false }
-        while !busy, !outputBlocked, let frame = waiting.popFirst() {
+        while !busy, !outputBlocked, account?.overShare != true, let frame = waiting.popFirst() {
             waitingBytes -= frame.size
             take(frame, context: context)
         }
+        followShare(context: context)
         if queueFull, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2 {
             queueFull = false
             updateReading(context: context)
@@ -328,10 +334,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext) {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
-        writtenSinceCheck += buffer.readableBytes
+        let size = buffer.readableBytes
+        writtenSinceCheck += size
         // No promise per answer: closing learns that all are out from one empty write after them,
         // and the budget what is left unsent after each flush (`countOutput`).
         context.write(wrapOutboundOut(buffer), promise: nil)
+        account?.outputAdded(size)
         wroteAny = true
         wroteSinceFlush = true
     }
@@ -352,10 +360,29 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let account else { return }
         let waiting = context.channel.isActive ? bufferedBytes(context) + (subscriber?.queuedBytes ?? 0) : 0
         account.outputWaiting(waiting)
+        followShare(context: context)
         guard waiting > 0, outputRecount == nil else { return }
         outputRecount = context.eventLoop.assumeIsolated().scheduleTask(in: Self.outputRecountInterval) { [self] in
             outputRecount = nil
             countOutput(context: context)
+        }
+    }
+
+    /// Pauses the connection while its user is over its share with answers of it waiting, so
+    /// that a user's unread answers stay within its share (plus about one answer a connection),
+    /// and goes on once they have gone.
+    private func followShare(context: ChannelHandlerContext) {
+        let over = account?.overShare ?? false
+        guard over != overShare else { return }
+        overShare = over
+        if over {
+            logger.debug("a connection waits: its user holds more than its share of lines and unsent answers",
+                         metadata: ["limit": "limits.maxBufferedBytesPerUser=\(limits.maxBufferedBytesPerUser)"])
+        }
+        updateReading(context: context)
+        if !over {
+            runWaiting(context: context)
+            flushIfNeeded(context: context)
         }
     }
 

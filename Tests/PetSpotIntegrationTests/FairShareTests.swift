@@ -111,9 +111,10 @@ struct FairShareTests {
         }
     }
 
-    @Test("answers a client has not read count against its user's share until it reads them")
+    @Test("answers a client has not read count against its user's share until it reads them; past it, its connection waits")
     func unreadAnswersCount() throws {
-        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576"]).start()
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
+                                                   "--log-level", "debug"]).start()
         // 120 answers of 29 KiB each (3.5 MiB, under limits.maxPendingOutputBytes): each is
         // small, and the client reads none of them for now.
         let count = 120
@@ -123,6 +124,9 @@ struct FairShareTests {
         try waitUntil("the unread answers to fill the share") {
             try Self.long(other, id: 2, 500 * Self.kibibyte)?[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser"
         }
+        // The silent connection takes no more of its requests in hand while its answers wait
+        // past the share (4 MiB of limits.maxPendingOutputBytes would let it go on).
+        try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
         for _ in 0..<count { #expect(try silent.readValue()?[path: "result", "openrpc"] != nil) }
         try waitUntil("the room to come back once they are read") {
             let answer = try Self.long(other, id: 3, 500 * Self.kibibyte)

@@ -106,4 +106,24 @@ struct ClientMemoryBudgetTests {
         #expect(budget.used(by: 1) == 0)
         #expect(budget.used == 2 * Self.mebibyte)
     }
+
+    @Test("a connection with output waiting is over its share while its user holds more than the share; it learns so at each count")
+    func overShare() {
+        let budget = ClientMemoryBudget(limits: .init(total: 8 * Self.mebibyte, perUser: Self.mebibyte))
+        let one = ClientMemoryAccount(budget: budget, uid: 5)
+        let two = ClientMemoryAccount(budget: budget, uid: 5)
+        one.outputAdded(Self.mebibyte)
+        #expect(!one.overShare, "at the share, not past it")
+        one.outputAdded(Self.step + 1)
+        #expect(one.overShare)
+        two.outputAdded(100)
+        #expect(!two.overShare, "within its own allowance it touches no budget")
+        two.outputWaiting(100)
+        #expect(two.overShare, "a count asks the budget")
+        one.outputWaiting(0)
+        #expect(!one.overShare, "nothing of it waits")
+        two.outputWaiting(100)
+        #expect(!two.overShare, "the other connection gave its room back")
+        #expect(budget.used(by: 5) == 0)
+    }
 }
