@@ -194,7 +194,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// The subscriber has notifications waiting.
-    private func notificationsWaiting() {
+    func notificationsWaiting() {
         guard let context else { return }
         writeNotifications(context: context)
         flushIfNeeded(context: context)

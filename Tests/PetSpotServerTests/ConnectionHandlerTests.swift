@@ -169,4 +169,33 @@ struct ConnectionHandlerTests {
         #expect(!channel.isActive)
         #expect(try written() == [])
     }
+
+    @Test("notifications waiting behind an answer in hand count against the budget until they are written")
+    func waitingNotificationsCount() throws {
+        let loop = EmbeddedEventLoop()
+        let peer = Peer(pid: 1, uid: 1000, gid: 1000)
+        let account = ClientMemoryAccount(budget: ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30)), uid: peer.uid)
+        let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
+        let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
+        let channel = EmbeddedChannel(handler: ConnectionHandler(
+            answering: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"), account: account,
+            watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target)), loop: loop)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: "slow 1"))))
+        channel.pipeline.syncOperations.fireChannelReadComplete()
+
+        let id = try #require(subscriber.add(.location, max: 16))
+        let line = Array(#"{"method":"location.changed"}"#.utf8)
+        subscriber.post(id, line, maxQueuedBytes: 1 << 20) { [] }
+        loop.run()
+        #expect(account.output == line.count, "waiting in the subscriber while the answer is in hand")
+
+        try answers.release("slow 1")
+        loop.run()
+        #expect(account.output == 0, "written once the answer is")
+        var sent = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
+        #expect(sent.split(separator: "\n").count == 2, "\(sent)")
+        _ = try channel.finish()
+    }
 }
