@@ -21,6 +21,8 @@ import Glibc
 ///   a file mapped private that nobody wrote, that only drops this process's mapping: the page
 ///   stays in the page cache, which the kernel reclaims when memory is short, and a later
 ///   access maps it again with the same bytes.
+/// - Last, the program file's pages that nobody maps now leave the page cache, as the
+///   page-out would have done for its owner.
 /// What a request runs later comes back as it is needed (`MADV_RANDOM`: no read-ahead). All of
 /// it is about clean, read-only pages of files: their contents never change.
 public enum StartupPages {
@@ -49,7 +51,20 @@ public enum StartupPages {
             guard madvise(start, length, MADV_RANDOM) == 0 else { throw SystemError(errno: errno) }
             released = Released(mappings: released.mappings + 1, bytes: released.bytes + length)
         }
+        dropUnmappedProgramPages()
         return released
+    }
+
+    /// Drops from the page cache the program file's pages that no process maps any longer.
+    /// For a user that does not own the file, `MADV_PAGEOUT` leaves them cached, and each later
+    /// fault then maps a 64 KiB window of them again (fault-around), as far as the data
+    /// segment; without them, a fault maps the one page it needs. `POSIX_FADV_DONTNEED` needs
+    /// only read access, and a page some process maps stays.
+    private static func dropUnmappedProgramPages() {
+        let file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
+        _ = posix_fadvise(file, 0, 0, POSIX_FADV_DONTNEED)
+        close(file)
     }
 
     /// Unmaps the pages of `range` that are present and still the file's (bit 61 of their
