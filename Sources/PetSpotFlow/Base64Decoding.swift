@@ -52,7 +52,9 @@ public enum Base64Decoding {
         /// Decodes the next piece of the text into `output`; returns the number of bytes written.
         /// Throws `.tooLarge` when `output` has no room left (room for `maxOutput` never runs out).
         public mutating func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) throws(Failure) -> Int {
-            guard let input = text.baseAddress, let out = output.baseAddress else { return 0 }
+            guard let input = text.baseAddress, !text.isEmpty else { return 0 }
+            // No room at all: refused rather than skipping the text, which would lose its place.
+            guard let out = output.baseAddress, !output.isEmpty else { throw .tooLarge }
             let n = text.count
             let room = output.count
             var i = 0, written = 0

@@ -39,12 +39,14 @@ public struct Flow: Sendable {
     /// `flow.update` with its photo already decoded (see `PreparedUpdate`).
     public mutating func update(_ prepared: PreparedUpdate, env: FlowEnvironment) throws(FlowError) {
         let edits = try checkedEdits(prepared.values)
+        // Read once: a photo the daemon did not keep in its spool is decoded here, in memory.
+        let photo = prepared.photo
         feedback.showsToast = false
         feedback.alert = nil
         for sent in edits {
             let field = sent.edit.field
             let species = self.values.species
-            if let issue = FieldNormalizer.apply(sent.edit, to: &self.values, env: env, decodedPhoto: prepared.photo) {
+            if let issue = FieldNormalizer.apply(sent.edit, to: &self.values, env: env, decodedPhoto: photo) {
                 self.values.clear(field)
                 refusals[field] = FieldRefusal(sent: sent.text, issue: issue)
                 feedback.issues[field] = issue

@@ -11,9 +11,9 @@ public enum PhotoDecoder {
     /// Longest filename hint kept, in characters.
     public static let maxFilenameLength = 255
 
-    /// Accepts standard base64 with or without padding; white space (as in wrapped `base64`
-    /// output) is ignored. `maxBytes` limits the decoded size: decoding stops as soon as it is
-    /// passed. The text is decoded where it is, with no copy of it.
+    /// The photo in memory: accepts standard base64 with or without padding; white space (as in
+    /// wrapped `base64` output) is ignored. `maxBytes` limits the decoded size: checking stops
+    /// at the part that passes it. The daemon decodes into its spool instead (`Base64Photo`).
     public static func decode(base64: String, filename: String?, maxBytes: Int) throws(Problem) -> Photo {
         try Base64Photo(base64: .string(base64), filename: filename, maxBytes: maxBytes).decodedInMemory()
     }

@@ -56,7 +56,7 @@ public enum JSONValue: Sendable, Hashable {
         case (.number(let x), .number(let y)): x == y
         case (.string(let x), .string(let y)): x == y
         case (.longString(let x), .longString(let y)): x == y
-        case (.string(let x), .longString(let y)), (.longString(let y), .string(let x)): x.utf8.count == y.utf8Count && x == y.string
+        case (.string(let x), .longString(let y)), (.longString(let y), .string(let x)): x == y.string
         case (.array(let x), .array(let y)): x == y
         case (.object(let x), .object(let y)): x == y
         default: false

@@ -8,8 +8,8 @@ import NIOConcurrencyHelpers
 /// of a small box, nor every other user's room.
 ///
 /// The first `step` bytes each connection holds are its own (at most `limits.maxConnections` ×
-/// 64 KiB, 64 MiB with the defaults): a client sending one request of under 64 KiB at a time
-/// never touches the lock nor meets the limits. Past them a connection takes room in whole
+/// 64 KiB, 64 MiB with the defaults): a client sending one request of under 64 KiB at a time,
+/// and reading its answers, never touches the lock nor meets the limits. Past them a connection takes room in whole
 /// steps (`ClientMemoryAccount`).
 final class ClientMemoryBudget: Sendable {
     /// Each connection's own allowance, and the unit room is taken and given back in.

@@ -108,6 +108,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        outputRecount?.cancel()
+        outputRecount = nil
         endWatches()
         account?.close()
         self.context = nil
@@ -160,8 +162,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             outputBlocked = false
-            stallCheck?.cancel()
-            stallCheck = nil
+            if !overShare {
+                stallCheck?.cancel()
+                stallCheck = nil
+            }
             updateReading(context: context)
             writeNotifications(context: context)
             runWaiting(context: context)
@@ -209,7 +213,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         for queued in subscriber.takeQueued() {
             var line = context.channel.allocator.buffer(capacity: queued.line.count + 1)
             line.writeBytes(queued.line)
-            write(line, context: context)
+            // Already counted while they waited in the subscriber; the flush after counts them again.
+            write(line, context: context, counted: false)
         }
     }
 
@@ -247,7 +252,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var stallTimeout: TimeAmount { .seconds(Int64(limits.stalledReaderTimeoutSeconds)) }
 
     private func checkForStall(context: ChannelHandlerContext) {
-        guard outputBlocked, context.channel.isActive else { return }
+        guard outputBlocked || overShare, context.channel.isActive else { return }
         let buffered = bufferedBytes(context)
         let now = context.eventLoop.now
         // Answers added since the last look count: bytes went out if fewer remain than that.
@@ -331,7 +336,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// `answer` is taken, not borrowed: the newline then goes into the room left for it rather
     /// than into a copy.
-    private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext) {
+    private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext, counted: Bool = true) {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         let size = buffer.readableBytes
@@ -339,7 +344,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         // No promise per answer: closing learns that all are out from one empty write after them,
         // and the budget what is left unsent after each flush (`countOutput`).
         context.write(wrapOutboundOut(buffer), promise: nil)
-        account?.outputAdded(size)
+        if counted { account?.outputAdded(size) }
         wroteAny = true
         wroteSinceFlush = true
     }
@@ -378,6 +383,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         if over {
             logger.debug("a connection waits: its user holds more than its share of lines and unsent answers",
                          metadata: ["limit": "limits.maxBufferedBytesPerUser=\(limits.maxBufferedBytesPerUser)"])
+            // A client that never reads them is closed, as one past limits.maxPendingOutputBytes is.
+            watchForStall(context: context)
+        } else if !outputBlocked {
+            stallCheck?.cancel()
+            stallCheck = nil
         }
         updateReading(context: context)
         if !over {

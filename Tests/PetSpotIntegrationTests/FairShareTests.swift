@@ -134,6 +134,24 @@ struct FairShareTests {
         }
     }
 
+    @Test("a connection held back past its user's share whose client never reads is closed after limits.stalledReaderTimeoutSeconds")
+    func heldBackAndSilent() throws {
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
+                                                   "--limit", "stalledReaderTimeoutSeconds=1", "--log-level", "debug"]).start()
+        let silent = try daemon.connect()
+        try silent.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: 120).flatMap { $0 })
+        try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
+        try waitUntil("the silent connection to be closed") {
+            !logLines(daemon.log, containing: "closing a connection whose client has not read its answers").isEmpty
+        }
+        // Its room is back: another connection of the user sends a long line.
+        let other = try daemon.connect()
+        try waitUntil("the room to come back") {
+            let answer = try Self.long(other, id: 4, 500 * Self.kibibyte)
+            return answer?["id"] == .int(4) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
+        }
+    }
+
     @Test("buffered bytes of all users together: past them a line is refused, naming the setting")
     func bufferedBytesTotal() throws {
         let total = 2 * 1024 * Self.kibibyte
