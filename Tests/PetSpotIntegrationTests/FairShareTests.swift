@@ -78,6 +78,19 @@ struct FairShareTests {
         return ready!
     }
 
+    /// Waits until a long line of `conn` is taken again: the user's share has room for it.
+    private static func waitForRoom(_ conn: PetSpotConnection, id: Int, _ what: String) throws {
+        try waitUntil(what) {
+            let answer = try long(conn, id: id, 500 * kibibyte)
+            return answer?["id"] == .int(id) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
+        }
+    }
+
+    /// Asks `count` times for rpc.discover (29 KiB answers each) and reads none of the answers.
+    private static func askUnread(_ conn: PetSpotConnection, count: Int) throws {
+        try conn.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: count).flatMap { $0 })
+    }
+
     @Test("buffered bytes per user: unfinished lines past the share are refused and skipped; small requests and other users go on",
           .enabled(if: getuid() == 0, "needs root to run a client as another user"))
     func bufferedBytesPerUser() throws {
@@ -105,10 +118,7 @@ struct FairShareTests {
         #expect(over[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser", "\(over)")
         // ...and has it once one of them closes.
         holders.enumerated().first { $0.offset != refusedIndex }!.element.close()
-        try waitUntil("the closed connection's room to come back") {
-            let answer = try Self.long(fourth, id: 3, 500 * Self.kibibyte)
-            return answer?["id"] == .int(3) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
-        }
+        try Self.waitForRoom(fourth, id: 3, "the closed connection's room to come back")
     }
 
     @Test("answers a client has not read count against its user's share until it reads them; past it, its connection waits")
@@ -119,7 +129,7 @@ struct FairShareTests {
         // small, and the client reads none of them for now.
         let count = 120
         let silent = try daemon.connect()
-        try silent.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: count).flatMap { $0 })
+        try Self.askUnread(silent, count: count)
         let other = try daemon.connect()
         try waitUntil("the unread answers to fill the share") {
             try Self.long(other, id: 2, 500 * Self.kibibyte)?[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser"
@@ -128,10 +138,7 @@ struct FairShareTests {
         // past the share (4 MiB of limits.maxPendingOutputBytes would let it go on).
         try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
         for _ in 0..<count { #expect(try silent.readValue()?[path: "result", "openrpc"] != nil) }
-        try waitUntil("the room to come back once they are read") {
-            let answer = try Self.long(other, id: 3, 500 * Self.kibibyte)
-            return answer?["id"] == .int(3) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
-        }
+        try Self.waitForRoom(other, id: 3, "the room to come back once they are read")
     }
 
     @Test("a connection held back past its user's share whose client never reads is closed after limits.stalledReaderTimeoutSeconds")
@@ -139,17 +146,14 @@ struct FairShareTests {
         let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
                                                    "--limit", "stalledReaderTimeoutSeconds=1", "--log-level", "debug"]).start()
         let silent = try daemon.connect()
-        try silent.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: 120).flatMap { $0 })
+        try Self.askUnread(silent, count: 120)
         try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
         try waitUntil("the silent connection to be closed") {
             !logLines(daemon.log, containing: "closing a connection whose client has not read its answers").isEmpty
         }
         // Its room is back: another connection of the user sends a long line.
         let other = try daemon.connect()
-        try waitUntil("the room to come back") {
-            let answer = try Self.long(other, id: 4, 500 * Self.kibibyte)
-            return answer?["id"] == .int(4) && answer?[path: "error", "data", "limit"] != .string("limits.maxBufferedBytesPerUser")
-        }
+        try Self.waitForRoom(other, id: 4, "the room to come back")
     }
 
     @Test("buffered bytes of all users together: past them a line is refused, naming the setting")
