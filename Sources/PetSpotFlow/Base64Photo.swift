@@ -11,7 +11,9 @@ public struct Base64Photo: Sendable {
     /// The base64 text: `.string`, or `.longString` still in the request's line.
     private let text: JSONValue
 
-    /// Checks `base64` (a JSON string); `maxBytes` limits the decoded size.
+    /// Checks `base64` (a JSON string): standard base64 with or without padding, white space (as
+    /// in wrapped `base64` output) ignored. `maxBytes` limits the decoded size: checking stops at
+    /// the part that passes it.
     init(base64: JSONValue, filename: String?, maxBytes: Int) throws(PhotoDecoder.Problem) {
         let checked = Self.withText(base64) { text in
             Result { () throws(PhotoDecoder.Problem) in try PhotoDecoder.check(text, maxBytes: maxBytes) }

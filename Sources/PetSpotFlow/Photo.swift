@@ -11,13 +11,6 @@ public struct Photo: Sendable, Hashable {
     /// The client's name for the file; a hint for people, never used to decide the type.
     public let filename: String?
 
-    public init(mediaType: String, data: [UInt8], filename: String?) {
-        self.mediaType = mediaType
-        self.content = data
-        self.sha256 = SHA256.hexHash(data)
-        self.filename = filename
-    }
-
     init(mediaType: String, content: any PhotoContent, sha256: String, filename: String?) {
         self.mediaType = mediaType
         self.content = content

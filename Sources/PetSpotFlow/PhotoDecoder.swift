@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// Turns a base64 upload into a `Photo`, deciding the image type from the bytes themselves.
+/// Checks and decodes a photo's base64 (`Base64Photo`), deciding the image type from the bytes
+/// themselves.
 public enum PhotoDecoder {
     public enum Problem: Error, Sendable, Hashable {
         case notBase64
@@ -10,13 +11,6 @@ public enum PhotoDecoder {
 
     /// Longest filename hint kept, in characters.
     public static let maxFilenameLength = 255
-
-    /// The photo in memory: accepts standard base64 with or without padding; white space (as in
-    /// wrapped `base64` output) is ignored. `maxBytes` limits the decoded size: checking stops
-    /// at the part that passes it. The daemon decodes into its spool instead (`Base64Photo`).
-    public static func decode(base64: String, filename: String?, maxBytes: Int) throws(Problem) -> Photo {
-        try Base64Photo(base64: .string(base64), filename: filename, maxBytes: maxBytes).decodedInMemory()
-    }
 
     /// Checks a base64 text without keeping what it decodes to: that it is base64, decodes to
     /// at most `maxBytes`, and to an image. Answers the decoded size and the media type.

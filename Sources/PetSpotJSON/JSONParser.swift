@@ -247,10 +247,7 @@ public struct JSONParser {
             guard bytes.count - start > minBytes else { return nil }
             var end = start
             while true {
-                while end &+ 8 <= bytes.count,
-                      !Self.needsLook(UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self)) {
-                    end &+= 8
-                }
+                end = skipPlainWords(from: end)
                 guard end < bytes.count else { return nil }
                 let b = bytes[end]
                 if b == UInt8(ascii: "\"") { break }
@@ -268,11 +265,7 @@ public struct JSONParser {
             // Fast path: no escapes. Find the closing quote, then validate the UTF-8 once.
             var ascii = true
             while position < bytes.count {
-                // Eight bytes at a time while none needs a look: a base64 photo is megabytes of them.
-                while position &+ 8 <= bytes.count,
-                      !Self.needsLook(UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self)) {
-                    position &+= 8
-                }
+                position = skipPlainWords(from: position)
                 guard position < bytes.count else { break }
                 let b = bytes[position]
                 if b == UInt8(ascii: "\"") {
@@ -332,6 +325,19 @@ public struct JSONParser {
                 }
             }
             throw error(.syntax("unexpected end of input in a string"))
+        }
+
+        /// The first offset from `offset` on that may need a look, found eight bytes at a time
+        /// while none does (a base64 photo is megabytes of them); the word that may is left to
+        /// the byte-by-byte path.
+        @inline(__always)
+        func skipPlainWords(from offset: Int) -> Int {
+            var offset = offset
+            while offset &+ 8 <= bytes.count,
+                  !Self.needsLook(UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
+                offset &+= 8
+            }
+            return offset
         }
 
         /// Whether any of the eight bytes in `word` may be a quote, a backslash, a control

@@ -1,16 +1,15 @@
 import NIOConcurrencyHelpers
 
 /// What the daemon holds in memory on behalf of clients: request lines still arriving, lines
-/// waiting for their turn or being answered, answers not yet sent and notifications waiting
-/// to be. All of it counts
-/// against one budget for the daemon (`limits.maxBufferedBytes`) and a share for each peer uid
-/// (`limits.maxBufferedBytesPerUser`), so that one user's unfinished lines cannot take the memory
-/// of a small box, nor every other user's room.
+/// waiting for their turn or being answered, answers not yet sent and notifications waiting to
+/// be. All of it counts against one budget for the daemon (`limits.maxBufferedBytes`) and a
+/// share for each peer uid (`limits.maxBufferedBytesPerUser`), so that one user's unfinished
+/// lines cannot take the memory of a small box, nor every other user's room.
 ///
 /// The first `step` bytes each connection holds are its own (at most `limits.maxConnections` ×
 /// 64 KiB, 64 MiB with the defaults): a client sending one request of under 64 KiB at a time,
-/// and reading its answers, never touches the lock nor meets the limits. Past them a connection takes room in whole
-/// steps (`ClientMemoryAccount`).
+/// and reading its answers, never touches the lock nor meets the limits. Past them a connection
+/// takes room in whole steps (`ClientMemoryAccount`).
 final class ClientMemoryBudget: Sendable {
     /// Each connection's own allowance, and the unit room is taken and given back in.
     static let step = 64 * 1024

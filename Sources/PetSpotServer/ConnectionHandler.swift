@@ -162,15 +162,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             outputBlocked = false
-            if !overShare {
-                stallCheck?.cancel()
-                stallCheck = nil
-            }
+            endStallWatchIfFree()
             updateReading(context: context)
             writeNotifications(context: context)
             runWaiting(context: context)
-            flushIfNeeded(context: context)
-            countOutput(context: context)
+            // Counted after a flush; without one, what left since still has to be.
+            if !flushIfNeeded(context: context) { countOutput(context: context) }
         } else if !outputBlocked {
             outputBlocked = true
             updateReading(context: context)
@@ -201,9 +198,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     func notificationsWaiting() {
         guard let context else { return }
         writeNotifications(context: context)
-        flushIfNeeded(context: context)
         // Those that must wait (an answer in hand, a client not reading) count from now.
-        countOutput(context: context)
+        if !flushIfNeeded(context: context) { countOutput(context: context) }
     }
 
     /// Writes what waits, unless an answer is in hand or the client is not reading: then they
@@ -239,6 +235,13 @@ final class ConnectionHandler: ChannelInboundHandler {
         bufferedAtCheck = bufferedBytes(context)
         writtenSinceCheck = 0
         scheduleStallCheck(context: context)
+    }
+
+    /// The stall watch ends once nothing holds the connection back any more.
+    private func endStallWatchIfFree() {
+        guard !outputBlocked, !overShare else { return }
+        stallCheck?.cancel()
+        stallCheck = nil
     }
 
     private func scheduleStallCheck(context: ChannelHandlerContext) {
@@ -349,12 +352,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         wroteSinceFlush = true
     }
 
-    private func flushIfNeeded(context: ChannelHandlerContext) {
-        if wroteSinceFlush {
-            wroteSinceFlush = false
-            context.flush()
-            countOutput(context: context)
-        }
+    /// Flushes what was written since the last flush, and counts what is left; answers whether
+    /// it did.
+    @discardableResult
+    private func flushIfNeeded(context: ChannelHandlerContext) -> Bool {
+        guard wroteSinceFlush else { return false }
+        wroteSinceFlush = false
+        context.flush()
+        countOutput(context: context)
+        return true
     }
 
     /// Counts against the budget what waits to go out: the channel's unsent bytes (a flush
@@ -385,9 +391,8 @@ final class ConnectionHandler: ChannelInboundHandler {
                          metadata: ["limit": "limits.maxBufferedBytesPerUser=\(limits.maxBufferedBytesPerUser)"])
             // A client that never reads them is closed, as one past limits.maxPendingOutputBytes is.
             watchForStall(context: context)
-        } else if !outputBlocked {
-            stallCheck?.cancel()
-            stallCheck = nil
+        } else {
+            endStallWatchIfFree()
         }
         updateReading(context: context)
         if !over {

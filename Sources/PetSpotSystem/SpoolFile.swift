@@ -30,13 +30,6 @@ public final class SpoolFile: Sendable {
         Task.detached(priority: .utility) { close(descriptor) }
     }
 
-    /// Writes `bytes` to a new nameless file in `directory`. A full disk throws `ENOSPC`.
-    public static func write(_ bytes: [UInt8], in directory: String) throws(SystemError) -> SpoolFile {
-        try write(count: bytes.count, in: directory) { (write) throws(SystemError) in
-            try bytes.withUnsafeBytes { all in Result { () throws(SystemError) in try write(all) } }.get()
-        }
-    }
-
     /// Writes to a new nameless file in `directory` the `count` bytes that `produce` hands, a
     /// part at a time, to the function it is given: a photo decoded in chunks is never whole in
     /// memory. A full disk throws `ENOSPC`; parts that do not add up to `count`, `EIO`.

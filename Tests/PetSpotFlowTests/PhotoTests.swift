@@ -8,6 +8,11 @@ import Testing
 struct PhotoTests {
     typealias Image = Fixture.Image
 
+    /// A photo checked and decoded in memory, as the flow gets one where no spool keeps it.
+    private static func decode(base64: String, filename: String?, maxBytes: Int) throws(PhotoDecoder.Problem) -> Photo {
+        try Base64Photo(base64: .string(base64), filename: filename, maxBytes: maxBytes).decodedInMemory()
+    }
+
     @Test(
         "the type is decided by magic bytes",
         arguments: [
@@ -42,13 +47,13 @@ struct PhotoTests {
     func notAnImage(bytes: [UInt8]) {
         #expect(PhotoDecoder.mediaType(of: bytes) == nil)
         #expect(throws: PhotoDecoder.Problem.notAnImage) {
-            try PhotoDecoder.decode(base64: Fixture.base64(bytes), filename: nil, maxBytes: 1024)
+            try Self.decode(base64: Fixture.base64(bytes), filename: nil, maxBytes: 1024)
         }
     }
 
     @Test("a .jpg name with PNG bytes is a PNG")
     func nameIsOnlyAHint() throws {
-        let photo = try PhotoDecoder.decode(base64: Fixture.base64(Image.png()), filename: "rex.jpg", maxBytes: 1024)
+        let photo = try Self.decode(base64: Fixture.base64(Image.png()), filename: "rex.jpg", maxBytes: 1024)
         #expect(photo.mediaType == "image/png")
         #expect(photo.filename == "rex.jpg")
     }
@@ -58,7 +63,7 @@ struct PhotoTests {
         arguments: ["not base64!", "////*", "A", "=AAA", "AA=A", "ÿØÿ"])
     func notBase64(text: String) {
         #expect(throws: PhotoDecoder.Problem.notBase64) {
-            try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024)
+            try Self.decode(base64: text, filename: nil, maxBytes: 1024)
         }
     }
 
@@ -74,16 +79,16 @@ struct PhotoTests {
         let unpadded = padded.trimmingCharacters(in: CharacterSet(charactersIn: "="))
         #expect(padded != unpadded)
         for text in [wrapped, unpadded] {
-            #expect(try PhotoDecoder.decode(base64: text, filename: nil, maxBytes: 1024).content.bytes() == bytes)
+            #expect(try Self.decode(base64: text, filename: nil, maxBytes: 1024).content.bytes() == bytes)
         }
     }
 
     @Test("the size limit applies to the decoded bytes: at the limit is accepted, one more is refused")
     func sizeLimit() throws {
         let limit = 64
-        #expect(try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit)), filename: nil, maxBytes: limit).byteCount == limit)
+        #expect(try Self.decode(base64: Fixture.base64(Image.jpeg(count: limit)), filename: nil, maxBytes: limit).byteCount == limit)
         #expect(throws: PhotoDecoder.Problem.tooLarge(limit: limit)) {
-            try PhotoDecoder.decode(base64: Fixture.base64(Image.jpeg(count: limit + 1)), filename: nil, maxBytes: limit)
+            try Self.decode(base64: Fixture.base64(Image.jpeg(count: limit + 1)), filename: nil, maxBytes: limit)
         }
     }
 

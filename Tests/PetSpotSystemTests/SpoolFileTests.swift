@@ -33,12 +33,19 @@ struct SpoolFileTests {
         return count
     }
 
+    /// `bytes` written to a new spool file in one part.
+    private static func write(_ bytes: [UInt8], in directory: String) throws(SystemError) -> SpoolFile {
+        try SpoolFile.write(count: bytes.count, in: directory) { (write) throws(SystemError) in
+            try bytes.withUnsafeBytes { all in Result { () throws(SystemError) in try write(all) } }.get()
+        }
+    }
+
     @Test("the bytes come back whole, sizes 0 to 3 MiB; the file has no name, and is gone with its value", arguments: [0, 1, 4096, 65_537, 3 << 20])
     func roundTrip(count: Int) throws {
         let directory = try Self.makeDirectory()
         defer { Self.remove(directory) }
         let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
-        var file: SpoolFile? = try SpoolFile.write(bytes, in: directory)
+        var file: SpoolFile? = try Self.write(bytes, in: directory)
         #expect(file?.count == count)
         #expect(try file?.read() == bytes)
         #expect(try Self.names(in: directory).isEmpty, "a spool file has a name")
@@ -74,7 +81,7 @@ struct SpoolFileTests {
 
     @Test("a directory that does not exist is an error naming why")
     func missingDirectory() {
-        #expect(throws: SystemError(errno: ENOENT)) { try SpoolFile.write([1, 2, 3], in: "/nonexistent-petspot-spool") }
+        #expect(throws: SystemError(errno: ENOENT)) { try Self.write([1, 2, 3], in: "/nonexistent-petspot-spool") }
     }
 
     @Test("a sweep removes what a crash left of the named fallback, and nothing else")
