@@ -49,7 +49,7 @@ public final class DaemonServices: Sendable {
 
     /// `subscriptions` is made beforehand when the registry tells it of expired flows.
     init(settings: RuntimeSettings, registry: FlowRegistry, store: ReportStore, photoSpool: PhotoSpool, clock: DaemonClock,
-         subscriptions: SubscriptionHub? = nil, makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() })
+         subscriptions: SubscriptionHub? = nil, makeID: @escaping @Sendable () -> String = RandomID.make)
     {
         let subscriptions = subscriptions ?? SubscriptionHub(maxQueuedBytes: settings.configuration.limits.maxPendingOutputBytes)
         self.subscriptions = subscriptions
