@@ -3,15 +3,17 @@ import Glibc
 #endif
 import Logging
 
-/// One descriptor per connection, plus the daemon's own: the database and its journal, the
-/// event loops, gpsd, the species file on reload.
+/// Two descriptors per connection (its socket, and the spool file of a photo its request in
+/// hand writes or reads back: spool files are open only then), plus the daemon's own: the
+/// database and its journal, the event loops, gpsd, the species file on reload.
 enum FileDescriptorLimit {
     static let headroom = 64
+    static let perConnection = 2
 
     /// Raises the soft RLIMIT_NOFILE to what `maxConnections` needs, as far as the hard limit
     /// allows; says in one line when the connections cannot all be had.
     static func ensure(maxConnections: Int, logger: Logger) {
-        let needed = rlim_t(maxConnections + headroom)
+        let needed = rlim_t(maxConnections * perConnection + headroom)
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else { return }
         guard limit.rlim_cur < needed else { return }
@@ -23,7 +25,7 @@ enum FileDescriptorLimit {
             logger.info("raised the open-file limit for limits.maxConnections", metadata: ["from": "\(limit.rlim_cur)", "to": "\(soft)"])
         } else {
             // What the daemon itself holds once serving is a few dozen descriptors at most.
-            let fit = max(0, Int(soft) - openDescriptors() - 24)
+            let fit = max(0, (Int(soft) - openDescriptors() - 24) / perConnection)
             logger.warning("limits.maxConnections cannot be reached with this open-file limit; raise LimitNOFILE (or ulimit -n)", metadata: [
                 "limit": "limits.maxConnections=\(maxConnections)", "openFileLimit": "\(soft)", "hardLimit": "\(limit.rlim_max)",
                 "needed": "\(needed)", "connectionsThatFit": "about \(fit)",

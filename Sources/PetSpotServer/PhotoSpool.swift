@@ -6,10 +6,10 @@ import PetSpotFlow
 import PetSpotProtocol
 import PetSpotSystem
 
-/// Where the photos of open flows wait for their submit: nameless files (`SpoolFile`) in the
-/// spool directory beside the database, so open flows cost the daemon no memory for their
-/// photos. A photo's file goes when the flow lets go of it (a new photo, cancel, expiry, the
-/// completed flow dropped), or with the process.
+/// Where the photos of open flows wait for their submit: files (`SpoolFile`) in the spool
+/// directory beside the database, so open flows cost the daemon no memory and no descriptor
+/// for their photos. A photo's file goes when the flow lets go of it (a new photo, cancel,
+/// expiry, the completed flow dropped); the next start removes what a crash left.
 ///
 /// A photo that would leave the file system with less than `limits.minFreeDiskBytes` free is
 /// refused before it is written, so that the submits that copy photos into the database keep

@@ -3,27 +3,28 @@ import PetSpotClient
 import PetSpotJSON
 import Testing
 
-/// Photos of open flows wait in nameless files beside the database, not in the daemon's
-/// memory: seen from outside, through the daemon's descriptors and the spool directory.
+/// Photos of open flows wait in files beside the database, not in the daemon's memory, and
+/// hold no descriptor while they wait: seen from outside, through the spool directory and the
+/// daemon's descriptors.
 @Suite("Photos wait on disk")
 struct PhotoSpoolTests {
     static func spoolDirectory(_ daemon: DaemonProcess) -> String {
         URL(fileURLWithPath: daemon.databasePath).deletingLastPathComponent().appendingPathComponent("spool").path
     }
 
-    /// The daemon's descriptors that point into its spool directory.
+    /// The photos waiting in the daemon's spool directory, by path.
     static func spoolFiles(_ daemon: DaemonProcess) throws -> [String] {
-        try spoolDescriptors(daemon).map(\.target)
+        let spool = spoolDirectory(daemon)
+        return try FileManager.default.contentsOfDirectory(atPath: spool).filter { $0.hasPrefix(".spool-") }.sorted().map { spool + "/" + $0 }
     }
 
-    /// The same, with the /proc path that opens each file.
-    static func spoolDescriptors(_ daemon: DaemonProcess) throws -> [(link: String, target: String)] {
+    /// The daemon's descriptors that point into its spool directory.
+    static func spoolDescriptors(_ daemon: DaemonProcess) throws -> [String] {
         let pid = try #require(daemon.process?.processIdentifier)
         let spool = spoolDirectory(daemon) + "/"
         return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { fd in
-            let link = "/proc/\(pid)/fd/\(fd)"
-            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link)
-            return target.flatMap { $0.hasPrefix(spool) ? (link, $0) : nil }
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            return target.flatMap { $0.hasPrefix(spool) ? $0 : nil }
         }
     }
 
@@ -42,23 +43,25 @@ struct PhotoSpoolTests {
         Array(pngBytes.prefix(8)) + (0..<(size - 8)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
     }
 
-    @Test("a photo waits in one nameless file; a new photo replaces it, cancelling removes it; the report stores its bytes")
-    func nameless() throws {
+    @Test("a photo waits in one file of the daemon's alone, holding no descriptor; a new photo replaces it, cancelling removes it; the report stores its bytes")
+    func oneFilePerPhoto() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let flowID = try Self.onPhotoStep(conn)
         #expect(try Self.spoolFiles(daemon).isEmpty)
 
         _ = try conn.result("flow.update", Self.photoUpdate(flowID, Self.photo(300_000)))
-        try waitUntil("one spool file open") { try Self.spoolFiles(daemon).count == 1 }
         let first = try Self.spoolFiles(daemon)
-        #expect(first.allSatisfy { $0.hasSuffix("(deleted)") }, "a spool file has a name: \(first)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.spoolDirectory(daemon)).isEmpty)
+        #expect(first.count == 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: try #require(first.first))
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((attributes[.size] as? NSNumber)?.intValue == 300_000)
+        #expect(try Self.spoolDescriptors(daemon).isEmpty, "a waiting photo holds a descriptor")
 
         let last = Self.photo(200_000, seed: 9)
         let flow = try conn.result("flow.update", Self.photoUpdate(flowID, last))["flow"]!
         #expect(flow[path: "values", "photo", "bytes"] == .int(200_000))
-        try waitUntil("the first photo's file closed") { let now = try Self.spoolFiles(daemon); return now.count == 1 && now != first }
+        try waitUntil("the first photo's file removed") { let now = try Self.spoolFiles(daemon); return now.count == 1 && now != first }
 
         // The rest of the report; the stored photo is the last one, byte for byte.
         try expectAccepted(conn.result("flow.continue", ["flowId": flowID]))
@@ -75,7 +78,28 @@ struct PhotoSpoolTests {
         _ = try conn.result("flow.update", Self.photoUpdate(other, Self.photo(1000)))
         let withOther = try Self.spoolFiles(daemon).count
         _ = try conn.result("flow.cancel", ["flowId": other])
-        try waitUntil("the cancelled flow's file closed") { try Self.spoolFiles(daemon).count == withOther - 1 }
+        try waitUntil("the cancelled flow's file removed") { try Self.spoolFiles(daemon).count == withOther - 1 }
+    }
+
+    @Test("with few descriptors, one user's many photos wait holding none: each is taken, every other connection is served, and every flow has an id of its own")
+    func photosHoldNoDescriptors() throws {
+        // Soft and hard: the daemon cannot raise it, and 2 × 16 connections + 64 fit exactly.
+        let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=16", "--limit", "maxFlowsPerUser=200"],
+                                       launcher: ["/usr/bin/prlimit", "--nofile=96:96", "--"]).start()
+        let conn = try daemon.connect()
+        var flowIDs: Set<String> = []
+        for i in 0..<120 {
+            let flowID = try Self.onPhotoStep(conn)
+            flowIDs.insert(try #require(flowID.stringValue))
+            let flow = try conn.result("flow.update", Self.photoUpdate(flowID, Self.photo(64, seed: UInt8(i))))
+            #expect(flow[path: "flow", "values", "photo", "bytes"] == .int(64))
+        }
+        #expect(flowIDs.count == 120, "flows share ids")
+        #expect(try Self.spoolFiles(daemon).count == 120)
+        #expect(try Self.spoolDescriptors(daemon).isEmpty)
+        let others = try (0..<15).map { _ in try daemon.connect() }
+        for other in others { #expect(try other.result("daemon.info")["name"] == "petspotd") }
+        #expect(!daemon.log.contains("Too many open files"), "\(daemon.log)")
     }
 
     @Test("a photo that would leave less than limits.minFreeDiskBytes free is refused naming it; the flow keeps what it had and submits")
@@ -106,7 +130,7 @@ struct PhotoSpoolTests {
         let refused = try conn.raw(#"{"jsonrpc":"2.0","id":8,"method":"flow.update","params":"# + JSONWriter.string(.object(Self.photoUpdate(b, Self.photo(4001)))) + "}")
         #expect(refused[path: "error", "data", "limit"] == "limits.maxSpooledPhotoBytesPerUser", "\(JSONWriter.string(refused))")
         #expect(try conn.result("flow.get", ["flowId": b])[path: "flow", "values", "photo", "bytes"] == .int(4000))
-        try waitUntil("the refused photo's file closed") { try Self.spoolFiles(daemon).count == 2 }
+        #expect(try Self.spoolFiles(daemon).count == 2, "the refused photo reached the disk")
         _ = try conn.result("flow.cancel", ["flowId": a])
         #expect(try conn.result("flow.update", Self.photoUpdate(b, Self.photo(10000)))[path: "flow", "values", "photo", "bytes"] == .int(10000))
     }
@@ -116,9 +140,9 @@ struct PhotoSpoolTests {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let flowID = try prepareReport(conn)
-        let spooled = try #require(try Self.spoolDescriptors(daemon).first)
+        let spooled = try #require(try Self.spoolFiles(daemon).first)
         // A bad sector, as far as the daemon can tell: one byte of the kept photo differs.
-        let file = try #require(FileHandle(forUpdatingAtPath: spooled.link))
+        let file = try #require(FileHandle(forUpdatingAtPath: spooled))
         try file.seek(toOffset: 20)
         try file.write(contentsOf: Data([0xFF ^ pngBytes[20]]))
         try file.close()

@@ -40,26 +40,30 @@ struct SpoolFileTests {
         }
     }
 
-    @Test("the bytes come back whole, sizes 0 to 3 MiB; the file has no name, and is gone with its value", arguments: [0, 1, 4096, 65_537, 3 << 20])
+    @Test("the bytes come back whole, sizes 0 to 3 MiB; the file is the owner's alone, no descriptor stays open, and the file goes with its value", arguments: [0, 1, 4096, 65_537, 3 << 20])
     func roundTrip(count: Int) throws {
         let directory = try Self.makeDirectory()
         defer { Self.remove(directory) }
         let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
         var file: SpoolFile? = try Self.write(bytes, in: directory)
         #expect(file?.count == count)
+        let names = try Self.names(in: directory)
+        #expect(names.count == 1 && names.allSatisfy { $0.hasPrefix(SpoolFile.namePrefix) }, "\(names)")
+        var info = stat()
+        #expect(stat(try #require(file?.path), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try Self.openFiles(in: directory) == 0, "a spool file holds a descriptor")
         #expect(try file?.read() == bytes)
-        #expect(try Self.names(in: directory).isEmpty, "a spool file has a name")
-        #expect(try Self.openFiles(in: directory) == 1)
+        #expect(try Self.openFiles(in: directory) == 0, "reading it back left a descriptor open")
         file = nil
-        #expect(try Self.waitForNoOpenFiles(in: directory), "the descriptor outlived its file")
+        #expect(try Self.waitForNoFiles(in: directory), "the file outlived its value")
     }
 
-    /// The close runs in a task: waits for it, for at most five seconds.
-    private static func waitForNoOpenFiles(in directory: String) throws -> Bool {
+    /// The unlink runs in a task: waits for it, for at most five seconds.
+    private static func waitForNoFiles(in directory: String) throws -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         deadline.tv_sec += 5
-        while try openFiles(in: directory) > 0 {
+        while try !names(in: directory).isEmpty {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             if now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec) { return false }
@@ -68,15 +72,32 @@ struct SpoolFileTests {
         return true
     }
 
-    @Test("the fallback for a file system without O_TMPFILE leaves no name, and its descriptor closes on exec")
-    func unlinkedFallback() throws {
+    @Test("more files than the process may have descriptors: each is written and read back")
+    func manyFilesFewDescriptors() throws {
         let directory = try Self.makeDirectory()
         defer { Self.remove(directory) }
-        let fd = try SpoolFile.makeUnlinked(in: directory)
-        defer { close(fd) }
-        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
-        #expect(try Self.names(in: directory).isEmpty, "the fallback's file kept its name")
-        #expect(try Self.openFiles(in: directory) == 1)
+        var limit = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let open = try DirectoryListing.names(in: "/proc/self/fd").count
+        // Room for what the process holds and a few more, fewer than the files below.
+        var lowered = limit
+        lowered.rlim_cur = rlim_t(open + 16)
+        try #require(setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &lowered) == 0)
+        defer { _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) }
+        let files = try (0..<64).map { (i: Int) throws(SystemError) -> SpoolFile in try Self.write([UInt8(i), 1, 2], in: directory) }
+        for (i, file) in files.enumerated() { #expect(try file.read() == [UInt8(i), 1, 2]) }
+    }
+
+    @Test("a write that fails leaves no file")
+    func failedWrite() throws {
+        let directory = try Self.makeDirectory()
+        defer { Self.remove(directory) }
+        #expect(throws: SystemError(errno: EIO)) {
+            try SpoolFile.write(count: 4, in: directory) { (write) throws(SystemError) in
+                try [UInt8](repeating: 1, count: 3).withUnsafeBytes { all in Result { () throws(SystemError) in try write(all) } }.get()
+            }
+        }
+        #expect(try Self.names(in: directory).isEmpty)
     }
 
     @Test("a directory that does not exist is an error naming why")
@@ -84,7 +105,7 @@ struct SpoolFileTests {
         #expect(throws: SystemError(errno: ENOENT)) { try Self.write([1, 2, 3], in: "/nonexistent-petspot-spool") }
     }
 
-    @Test("a sweep removes what a crash left of the named fallback, and nothing else")
+    @Test("a sweep removes the spool files a crash left, and nothing else")
     func sweep() throws {
         let directory = try Self.makeDirectory()
         defer { Self.remove(directory) }
