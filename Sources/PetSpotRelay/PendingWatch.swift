@@ -121,10 +121,14 @@ public final class PendingWatch: Sendable {
                     logger.debug("watching petspotd for filed reports", metadata: ["pending": "\(watch.pending)"])
                     // A report filed while the watch was down is claimed now.
                     reportsFiled()
-                    while true {
+                    var ended: WatchEnded.Params?
+                    while ended == nil {
                         guard let notification = try connection.nextNotification() else { continue }
                         if try notification.reading(RelayPending.self) != nil { reportsFiled() }
+                        ended = try notification.reading(WatchEnded.self)
                     }
+                    // A reload took the relay's user out of relay.group: its claims say so too.
+                    reason = "petspotd ended relay.watch: \(ended?.message ?? "")"
                 case .failure(let error):
                     reason = "petspotd refused relay.watch: \(error.message)"
                 }

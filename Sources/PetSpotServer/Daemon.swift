@@ -336,7 +336,20 @@ public final class Daemon: Sendable {
             logger.warning("not reloaded", metadata: ["setting": "\(item)"])
         }
         warnIfNoRelayGroup(new)
+        endRevokedWatches(new)
         return notReloaded
+    }
+
+    /// A watch lasts only as long as the permission that let it be made: a connection whose
+    /// user is no longer in `relay.group` hears no more of the relay's pending count.
+    private func endRevokedWatches(_ settings: RuntimeSettings) {
+        let group = settings.relayGroupID
+        let ended = services.subscriptions.revoke(.relay, unless: { peer in group.map(peer.isMember(of:)) ?? false },
+                                                  message: "This connection's user is no longer in relay.group (\(settings.configuration.relay.group)): the watch has ended.")
+        if ended > 0 {
+            logger.info("ended relay watches whose user is no longer in relay.group",
+                        metadata: ["watches": "\(ended)", "relay.group": "\(settings.configuration.relay.group)"])
+        }
     }
 
     private func warnIfNoRelayGroup(_ settings: RuntimeSettings) {

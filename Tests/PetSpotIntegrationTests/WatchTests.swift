@@ -43,6 +43,31 @@ struct WatchTests {
         #expect(try second.failure("unwatch", ["subscription": .string(id)]).kind == .invalidParams)
     }
 
+    @Test("a reload that takes the connection's user out of relay.group ends its relay.watch with watch.ended, and nothing of the relay reaches it after")
+    func relayWatchEndsWithItsPermission() throws {
+        // The test's own primary group: this connection is in it, by SO_PEERCRED.
+        let group = try #require(getgrgid(getgid()).map { String(cString: $0.pointee.gr_name) })
+        let daemon = try DaemonProcess(settings: ["relay": ["group": .string(group)]]).start()
+        let (relay, user) = (try daemon.connect(), try daemon.connect())
+        let id = try subscription(try relay.result("relay.watch"))
+
+        try daemon.rewriteConfiguration(["relay": ["group": "petspot-no-such-group"]])
+        daemon.signal(SIGHUP)
+        let ended = try #require(try next(relay).reading(WatchEnded.self))
+        #expect(ended.subscription == id)
+        #expect(ended.reason == .permissionRevoked)
+        #expect(ended.message.contains("relay.group"), "\(ended.message)")
+        #expect(try relay.failure("relay.claim").kind == .methodNotFound)
+        #expect(try relay.failure("unwatch", ["subscription": .string(id)]).kind == .invalidParams, "the watch outlived its end")
+
+        // A report filed now is no news for the former relay; an answer comes before anything else.
+        let flowID = try prepareReport(user)
+        _ = try user.result("flow.submit", ["flowId": .string(flowID)])
+        #expect(try relay.result("daemon.info")["name"] == "petspotd", "a notification came before the answer")
+        #expect(try relay.notificationIfReady() == nil)
+        #expect(logLines(daemon.log, containing: "ended relay watches whose user is no longer in relay.group").count == 1)
+    }
+
     @Test("a notification caused by a request goes out after that request's answer, on the same connection")
     func orderOnOwnConnection() throws {
         let daemon = try DaemonProcess().start()

@@ -132,3 +132,43 @@ public enum RelayPending: RPCNotificationSpec {
         params: [SubscriptionID.param, .init("pending", .integer(0...Int.max), required: true, "Undelivered reports")],
         example: ["subscription": "w1", "pending": 1])
 }
+
+/// `watch.ended`: the daemon ended the watch on its own, and no more notifications of it come.
+/// A reload took away the permission that let the connection make it (its user left
+/// `relay.group`): the connection keeps only what its user may still use.
+public enum WatchEnded: RPCNotificationSpec {
+    public static let notification = RPCNotification.watchEnded
+
+    public enum Reason: String, Sendable, CaseIterable {
+        case permissionRevoked
+    }
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let reason: Reason
+        public let message: String
+
+        public init(subscription: String, reason: Reason, message: String) {
+            self.subscription = subscription
+            self.reason = reason
+            self.message = message
+        }
+
+        public var json: JSONObject {
+            ["subscription": .string(subscription), "reason": .string(reason.rawValue), "message": .string(message)]
+        }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            self.init(subscription: try wire.string("subscription"), reason: try wire.choice("reason", as: Reason.self),
+                      message: try wire.string("message"))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "The daemon ended the watch: a reload took away the permission that made it (relay group only)", watch: .relayWatch,
+        params: [SubscriptionID.param, .init("reason", .oneOf(Reason.allCases.map(\.rawValue)), required: true, "Why it ended"),
+                 .init("message", .string(), required: true, "What happened, for a person")],
+        example: ["subscription": "w1", "reason": "permissionRevoked",
+                  "message": "This connection's user is no longer in relay.group: the watch has ended."])
+}

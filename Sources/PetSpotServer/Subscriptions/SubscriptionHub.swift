@@ -81,6 +81,27 @@ final class SubscriptionHub: Sendable {
         }
     }
 
+    /// Ends every watch of `topic` whose connection's peer is no longer `allowed` to have it,
+    /// telling each with `watch.ended`: a reload took away the permission that made it.
+    /// Answers how many ended.
+    @discardableResult
+    func revoke(_ topic: WatchTopic, unless allowed: (Peer) -> Bool, message: String) -> Int {
+        let revoked = index.withLockedValue { index -> [Watch] in
+            guard let watches = index.topics[topic] else { return [] }
+            let ended = watches.filter { !allowed($0.value.subscriber.peer) }
+            for key in ended.keys { index.topics[topic]?[key] = nil }
+            if index.topics[topic]?.isEmpty == true { index.topics[topic] = nil }
+            if case .reports = topic { index.reportWatches -= ended.count }
+            return Array(ended.values)
+        }
+        let limit = maxQueuedBytes()
+        for watch in revoked {
+            let line = WatchEnded.line(.init(subscription: watch.id, reason: .permissionRevoked, message: message))
+            watch.subscriber.post(watch.id, line, last: true, maxQueuedBytes: limit) { line }
+        }
+        return revoked.count
+    }
+
     /// Whether anything watches `topic`: a publisher asks before it does work for nobody.
     func isWatched(_ topic: WatchTopic) -> Bool {
         index.withLockedValue { $0.topics[topic] != nil }
