@@ -60,7 +60,7 @@ public final class Daemon: Sendable {
         }
         let limits = configuration.limits
         let subscriptions = SubscriptionHub(maxQueuedBytes: limits.maxPendingOutputBytes)
-        let registry = FlowRegistry(limits: registryLimits(limits), clock: clock) { id in
+        let registry = FlowRegistry(limits: limits, clock: clock) { id in
             subscriptions.flowChanged(FlowView(id: id, state: .expired))
         }
         let services = DaemonServices(settings: settings, registry: registry, store: store, photoSpool: photoSpool, clock: clock, subscriptions: subscriptions)
@@ -315,7 +315,7 @@ public final class Daemon: Sendable {
             notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
         }
         services.replace(with: new)
-        services.registry.update(limits: Self.registryLimits(configuration.limits))
+        services.registry.update(limits: configuration.limits)
         tracker.maxConnections.store(configuration.limits.maxConnections, ordering: .relaxed)
         buffers.update(limits: configuration.limits.bufferBudget)
         if configuration.limits.maxConnections > old.limits.maxConnections {
@@ -355,13 +355,6 @@ public final class Daemon: Sendable {
     private func warnIfNoRelayGroup(_ settings: RuntimeSettings) {
         guard settings.relayGroupID == nil else { return }
         logger.warning("relay group not found: nobody may call relay.*", metadata: ["relay.group": "\(settings.configuration.relay.group)"])
-    }
-
-    private static func registryLimits(_ limits: DaemonConfiguration.Limits) -> FlowRegistry.Limits {
-        .init(maxFlowsPerUser: limits.maxFlowsPerUser, maxFlows: limits.maxFlows, idleTimeoutSeconds: limits.flowIdleTimeoutSeconds,
-              maxSpooledPhotoBytes: limits.maxSpooledPhotoBytes, maxSpooledPhotoBytesPerUser: limits.maxSpooledPhotoBytesPerUser,
-              maxKeptViewBytes: limits.maxKeptViewBytes,
-              maxCompletedFlows: limits.maxCompletedFlows)
     }
 
     /// Everything a reload may replace, built and checked before anything is put in force.

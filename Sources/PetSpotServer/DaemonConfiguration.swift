@@ -74,52 +74,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maxConnectionsPerUser = 16
     }
 
-    public struct Limits: Sendable, Equatable {
-        /// The memory budget in effect: each figure at least `maxLineBytes`.
-        var bufferBudget: ClientMemoryBudget.Limits {
-            .init(total: max(maxBufferedBytes, maxLineBytes), perUser: max(maxBufferedBytesPerUser, maxLineBytes))
-        }
-
-        public var flowIdleTimeoutSeconds = 1_800
-        public var maxLineBytes = 16 * 1024 * 1024
-        public var maxFlowsPerUser = 50
-        public var maxFlows = 100_000
-        /// Completed flows kept for a repeated `flow.submit` or `flow.get` (see FlowRegistry).
-        public var maxCompletedFlows = 10_000
-        public var maxConnections = 1_024
-        /// Connections one peer uid may hold, so that one user cannot take every place.
-        public var maxConnectionsPerUser = 128
-        public var maxPendingOutputBytes = 4 * 1024 * 1024
-        /// What the daemon holds for all clients together (see ClientMemoryBudget): lines being
-        /// read, waiting or answered, answers not yet sent and notifications waiting. At least
-        /// `maxLineBytes` in effect, so that a valid line always fits.
-        public var maxBufferedBytes = 256 * 1024 * 1024
-        /// The same for one peer uid.
-        public var maxBufferedBytesPerUser = 64 * 1024 * 1024
-        /// A connection whose answers wait unsent takes no new request; one that takes none of
-        /// them for this long is closed.
-        public var stalledReaderTimeoutSeconds = 30
-        public var maxQueuedRequests = 1_024
-        public var maxBatchSize = 100
-        public var maxJSONDepth = 64
-        public var maxPhotoBytes = 10 * 1024 * 1024
-        /// Photos of open flows, kept in the spool on disk until submit: all users together,
-        /// and one user's.
-        public var maxSpooledPhotoBytes = 512 * 1024 * 1024
-        public var maxSpooledPhotoBytesPerUser = 128 * 1024 * 1024
-        /// A photo is refused when writing it to the spool would leave the file system with
-        /// less free than this, so that submits (which copy it into the database) keep working.
-        public var minFreeDiskBytes = 64 * 1024 * 1024
-        /// Flow views kept for `flow.get`, all together (see FlowRegistry).
-        public var maxKeptViewBytes = 1024 * 1024
-        public var maxReportsPage = 100
-        /// Watches one connection may hold at once (0: no watches).
-        public var maxSubscriptionsPerConnection = 16
-        /// On SIGTERM, how long stopping may take: connections answer what they have in hand
-        /// meanwhile; those still open after it are closed.
-        public var drainTimeoutSeconds = 10
-    }
-
     public struct SimulatedPositionSetting: Sendable, Equatable {
         public var latitude: String
         public var longitude: String
@@ -172,28 +126,7 @@ extension DaemonConfiguration {
         .restartOnly("server.eventLoopThreads", \.eventLoopThreads, { c, v, r throws(ConfigurationError) in c.eventLoopThreads = try r.int(v, 0...256) }),
         .restartOnly("memory.releaseStartupPages", \.releaseStartupPages, { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
         .restartOnly("memory.releaseStartupPagesAfterSeconds", \.releaseStartupPagesAfterSeconds, { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
-        .reloaded("limits.flowIdleTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.flowIdleTimeoutSeconds = try r.int(v, 1...604_800) }),
-        .reloaded("limits.maxLineBytes", { c, v, r throws(ConfigurationError) in c.limits.maxLineBytes = try r.int(v, 1_024...1_073_741_824) }),
-        .reloaded("limits.maxFlowsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxFlowsPerUser = try r.int(v, 1...10_000_000) }),
-        .reloaded("limits.maxFlows", { c, v, r throws(ConfigurationError) in c.limits.maxFlows = try r.int(v, 1...10_000_000) }),
-        .reloaded("limits.maxCompletedFlows", { c, v, r throws(ConfigurationError) in c.limits.maxCompletedFlows = try r.int(v, 0...10_000_000) }),
-        .reloaded("limits.maxConnections", { c, v, r throws(ConfigurationError) in c.limits.maxConnections = try r.int(v, 1...1_000_000) }),
-        .reloaded("limits.maxBufferedBytes", { c, v, r throws(ConfigurationError) in c.limits.maxBufferedBytes = try r.int(v, 1_048_576...1_099_511_627_776) }),
-        .reloaded("limits.maxBufferedBytesPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxBufferedBytesPerUser = try r.int(v, 1_048_576...1_099_511_627_776) }),
-        .reloaded("limits.maxConnectionsPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxConnectionsPerUser = try r.int(v, 1...1_000_000) }),
-        .reloaded("limits.maxPendingOutputBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPendingOutputBytes = try r.int(v, 65_536...1_073_741_824) }),
-        .reloaded("limits.stalledReaderTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.limits.stalledReaderTimeoutSeconds = try r.int(v, 1...86_400) }),
-        .reloaded("limits.maxQueuedRequests", { c, v, r throws(ConfigurationError) in c.limits.maxQueuedRequests = try r.int(v, 1...1_000_000) }),
-        .reloaded("limits.maxBatchSize", { c, v, r throws(ConfigurationError) in c.limits.maxBatchSize = try r.int(v, 1...100_000) }),
-        .reloaded("limits.maxJSONDepth", { c, v, r throws(ConfigurationError) in c.limits.maxJSONDepth = try r.int(v, 4...1_000) }),
-        .reloaded("limits.maxPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxPhotoBytes = try r.int(v, 1...268_435_456) }),
-        .reloaded("limits.maxSpooledPhotoBytes", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytes = try r.int(v, 1...1_099_511_627_776) }),
-        .reloaded("limits.maxSpooledPhotoBytesPerUser", { c, v, r throws(ConfigurationError) in c.limits.maxSpooledPhotoBytesPerUser = try r.int(v, 1...1_099_511_627_776) }),
-        .reloaded("limits.minFreeDiskBytes", { c, v, r throws(ConfigurationError) in c.limits.minFreeDiskBytes = try r.int(v, 0...1_099_511_627_776) }),
-        .reloaded("limits.maxKeptViewBytes", { c, v, r throws(ConfigurationError) in c.limits.maxKeptViewBytes = try r.int(v, 0...1_073_741_824) }),
-        .reloaded("limits.maxReportsPage", { c, v, r throws(ConfigurationError) in c.limits.maxReportsPage = try r.int(v, 1...ParamBounds.widest.maxReportsPage) }),
-        .reloaded("limits.maxSubscriptionsPerConnection", { c, v, r throws(ConfigurationError) in c.limits.maxSubscriptionsPerConnection = try r.int(v, 0...1_000) }),
-        .restartOnly("limits.drainTimeoutSeconds", \.limits.drainTimeoutSeconds, { c, v, r throws(ConfigurationError) in c.limits.drainTimeoutSeconds = try r.int(v, 1...3_600) }),
+    ] + Limits.table.map(\.setting) + [
         .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),

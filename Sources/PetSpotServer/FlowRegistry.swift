@@ -10,34 +10,14 @@ import NIOCore
 /// runs while it is held. Views for `flow.get` are written outside it, from a copy of the flow,
 /// and kept with the flow until it changes, as long as all kept views fit their budget.
 public final class FlowRegistry: Sendable {
-    public struct Limits: Sendable {
-        public var maxFlowsPerUser: Int
-        /// Active flows in total; completed ones do not count (one user filing reports in a loop
-        /// would otherwise keep everyone from starting a flow until they expire).
-        public var maxFlows: Int
-        /// Completed flows kept so that a repeated `flow.submit` or `flow.get` still answers with
-        /// the report's id; past it the oldest completed flow goes first.
-        public var maxCompletedFlows: Int
-        public var idleTimeout: Duration
-        /// Photos held by open flows, all together (kept in the daemon's spool until submit).
-        public var maxSpooledPhotoBytes: Int
-        /// Photos held by one user's open flows.
-        public var maxSpooledPhotoBytesPerUser: Int
-        /// Written views kept with their flows, all together: a view past it is written for
-        /// each `flow.get` instead of kept, so many open flows cost no more than the flows.
-        public var maxKeptViewBytes: Int
-
-        public init(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxSpooledPhotoBytes: Int = Int.max,
-                    maxSpooledPhotoBytesPerUser: Int = Int.max, maxKeptViewBytes: Int = Int.max, maxCompletedFlows: Int = Int.max) {
-            self.maxFlowsPerUser = maxFlowsPerUser
-            self.maxFlows = maxFlows
-            self.maxCompletedFlows = maxCompletedFlows
-            self.idleTimeout = .seconds(idleTimeoutSeconds)
-            self.maxSpooledPhotoBytes = maxSpooledPhotoBytes
-            self.maxSpooledPhotoBytesPerUser = maxSpooledPhotoBytesPerUser
-            self.maxKeptViewBytes = maxKeptViewBytes
-        }
-    }
+    /// The registry reads `maxFlowsPerUser`, `maxFlows` (active flows: completed ones do not
+    /// count, or one user filing reports in a loop would keep everyone from starting a flow),
+    /// `maxCompletedFlows` (kept so that a repeated `flow.submit` or `flow.get` still answers
+    /// with the report's id; past it the oldest goes first), `flowIdleTimeoutSeconds`, the
+    /// spool's `maxSpooledPhotoBytes` and `maxSpooledPhotoBytesPerUser`, and
+    /// `maxKeptViewBytes` (written views kept with their flows, all together: a view past it is
+    /// written for each `flow.get` instead, so many open flows cost no more than the flows).
+    public typealias Limits = DaemonConfiguration.Limits
 
     private struct Entry {
         var flow: Flow
@@ -281,7 +261,7 @@ public final class FlowRegistry: Sendable {
             guard let index = table.entries.index(forKey: id), table.entries.values[index].owner == owner else {
                 throw Self.notFound(id)
             }
-            if now.elapsed(since: table.entries.values[index].lastUsed) > table.limits.idleTimeout {
+            if now.elapsed(since: table.entries.values[index].lastUsed) > table.limits.flowIdleTimeout {
                 Self.expire(id, entry: table.entries.values[index], from: &table)
                 throw Self.notFound(id)
             }
@@ -315,7 +295,7 @@ public final class FlowRegistry: Sendable {
     @discardableResult
     private static func sweep(_ table: inout Table, now: DaemonInstant) -> Int {
         table.lastSweep = now
-        let timeout = table.limits.idleTimeout
+        let timeout = table.limits.flowIdleTimeout
         let expired = table.entries.filter { now.elapsed(since: $0.value.lastUsed) > timeout }
         for (id, entry) in expired { expire(id, entry: entry, from: &table) }
         if !expired.isEmpty {
@@ -331,7 +311,7 @@ public final class FlowRegistry: Sendable {
         guard let entry = table.entries[id], entry.owner == owner else {
             throw notFound(id)
         }
-        if now.elapsed(since: entry.lastUsed) > table.limits.idleTimeout {
+        if now.elapsed(since: entry.lastUsed) > table.limits.flowIdleTimeout {
             expire(id, entry: entry, from: &table)
             throw notFound(id)
         }

@@ -17,6 +17,14 @@ public struct Setting<Configuration>: Sendable {
         Setting(key: key, read: read, differs: nil)
     }
 
+    /// A setting only a restart puts in force; `differs` tells whether two configurations hold
+    /// different values of it.
+    public static func restartOnly(_ key: String, differs: @escaping @Sendable (Configuration, Configuration) -> Bool,
+                                   _ read: @escaping Read) -> Setting
+    {
+        Setting(key: key, read: read, differs: differs)
+    }
+
     /// A setting only a restart puts in force; `value` is where the configuration keeps it.
     public static func restartOnly<Value: Equatable & Sendable>(_ key: String, _ value: KeyPath<Configuration, Value> & Sendable,
                                                                 _ read: @escaping Read) -> Setting

@@ -164,13 +164,13 @@ struct LimitsTests {
         #expect(try daemon.connect().result("daemon.info")["name"] == "petspotd")
     }
 
-    @Test("at start the daemon raises its soft descriptor limit to fit maxConnections, as far as the hard limit allows")
+    @Test("at start the daemon raises its soft descriptor limit to fit maxConnections (two descriptors each, and 64), as far as the hard limit allows")
     func raisesDescriptorLimit() throws {
         let daemon = try DaemonProcess(arguments: ["--limit", "maxConnections=500"], launcher: ["/usr/bin/prlimit", "--nofile=64:4096", "--"]).start()
         let pid = try #require(daemon.process?.processIdentifier)
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
-        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["564", "4096"])
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["1064", "4096"])
         #expect(daemon.log.contains("raised the open-file limit"))
         #expect(!daemon.log.contains("cannot be reached"))
     }

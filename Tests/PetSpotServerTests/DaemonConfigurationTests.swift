@@ -57,7 +57,7 @@ struct DaemonConfigurationTests {
             .deletingLastPathComponent().appendingPathComponent("systemd/petspotd.service").path, encoding: .utf8)
         let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("LimitNOFILE=") })
         let limit = try #require(Int(line.dropFirst("LimitNOFILE=".count)))
-        #expect(limit >= DaemonConfiguration().limits.maxConnections + FileDescriptorLimit.headroom)
+        #expect(limit >= DaemonConfiguration().limits.maxConnections * FileDescriptorLimit.perConnection + FileDescriptorLimit.headroom)
     }
 
     @Test("limits.maxPhotoBytesInMemory, the former name, still sets limits.maxSpooledPhotoBytes, nested or dotted")
@@ -188,14 +188,43 @@ struct DaemonConfigurationTests {
         }
     }
 
-    @Test("limits at their edges are accepted", arguments: [
-        ("maxLineBytes", 1024), ("maxLineBytes", 1_073_741_824), ("maxFlows", 1), ("flowIdleTimeoutSeconds", 1), ("maxJSONDepth", 4),
-        ("drainTimeoutSeconds", 1), ("drainTimeoutSeconds", 3_600), ("maxKeptViewBytes", 0), ("maxKeptViewBytes", 1_073_741_824),
-        ("maxCompletedFlows", 0), ("maxCompletedFlows", 10_000_000),
-    ])
-    func edges(key: String, value: Int) throws {
-        var configuration = DaemonConfiguration()
-        try configuration.apply(["limits": [key: .int(value)]], file: "f.json")
+    @Test("every limit is in the table once, and only the table sets it: no property of Limits is left out")
+    func limitsTable() {
+        let properties = Mirror(reflecting: DaemonConfiguration.Limits()).children.compactMap(\.label)
+        #expect(properties == DaemonConfiguration.Limits.table.map(\.name))
+        #expect(Set(properties).count == properties.count)
+        for limit in DaemonConfiguration.Limits.table {
+            #expect(DaemonConfiguration.Limits()[keyPath: limit.keyPath] == limit.defaultValue, "\(limit.name)")
+            #expect(limit.range.contains(limit.defaultValue), "\(limit.name)'s default is out of its range")
+        }
+    }
+
+    @Test("each limit of the table is a key of the file and of --limit, accepted at both ends of its range and refused one past each, naming it")
+    func limitEdges() throws {
+        for limit in DaemonConfiguration.Limits.table {
+            #expect(DaemonConfiguration.knownKeys.contains(limit.key))
+            #expect(DaemonConfiguration.restartOnlyKeys.contains(limit.key) == !limit.reloadable, "\(limit.key)")
+            for edge in [limit.range.lowerBound, limit.range.upperBound] {
+                var configuration = DaemonConfiguration()
+                try configuration.apply(["limits": [limit.name: .int(edge)]], file: "f.json")
+                #expect(configuration.limits[keyPath: limit.keyPath] == edge, "\(limit.key)")
+            }
+            for outside in [limit.range.lowerBound - 1, limit.range.upperBound + 1] {
+                var configuration = DaemonConfiguration()
+                #expect {
+                    try configuration.apply(["limits": [limit.name: .int(outside)]], file: "f.json")
+                } throws: { "\($0)" == "f.json: \(limit.key): \(outside) is out of range \(limit.range)" }
+            }
+        }
+    }
+
+    @Test("docs/OPERATIONS.md's table of limits is the table's rows, in its order")
+    func limitsDocumented() throws {
+        let text = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/OPERATIONS.md"), encoding: .utf8)
+        let documented = text.split(separator: "\n").filter { $0.hasPrefix("| `limits.") }.map(String.init)
+        let expected = DaemonConfiguration.Limits.table.map(\.documentationRow)
+        #expect(documented == expected, "OPERATIONS.md's rows should be:\n\(expected.joined(separator: "\n"))")
     }
 
     @Test("relay settings at their edges are accepted", arguments: [

@@ -84,6 +84,18 @@ struct FlowGetAnswerTests {
         try await daemon.close()
     }
 
+    @Test("daemon.info's limits are the table's shown ones, by name and in its order, each with the value in force")
+    func daemonInfoLimits() async throws {
+        let daemon = try await InProcessDaemon()
+        let info = try JSONParser.parse(Array(try daemon.answer(#"{"id":0,"method":"daemon.info"}"#).utf8))
+        let limits = try #require(info["result"]?["limits"]?.objectValue)
+        let shown = DaemonConfiguration.Limits.table.filter(\.inDaemonInfo)
+        #expect(limits.members.map(\.key) == shown.map(\.name))
+        let inForce = daemon.services.limits
+        for limit in shown { #expect(limits[limit.name] == .int(inForce.effective(limit)), "\(limit.name)") }
+        try await daemon.close()
+    }
+
     @Test("daemon.info is written once per settings: the same bytes the writer makes of the whole answer, again after a reload with the new settings")
     func daemonInfoKeptPerSettings() async throws {
         let daemon = try await InProcessDaemon()

@@ -10,7 +10,7 @@ import Testing
 @Suite("Flow registry")
 struct FlowRegistryTests {
     func registry(perUser: Int = 50, total: Int = 100, idle: Int = 60, clock: ManualTime = ManualTime()) -> FlowRegistry {
-        FlowRegistry(limits: .init(maxFlowsPerUser: perUser, maxFlows: total, idleTimeoutSeconds: idle), clock: .manual(clock))
+        FlowRegistry(limits: .registry(maxFlowsPerUser: perUser, maxFlows: total, idleTimeoutSeconds: idle), clock: .manual(clock))
     }
 
     @Test("a flow belongs to its owner: to anyone else it does not exist")
@@ -79,7 +79,7 @@ struct FlowRegistryTests {
 
     @Test("kept views fit their budget exactly: one byte past it is written again each time; a change or an end frees it")
     func keptViewBudget() throws {
-        let flows = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxKeptViewBytes: 10),
+        let flows = FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxKeptViewBytes: 10),
                                  clock: .manual(ManualTime()))
         for id in ["a", "b", "c"] { _ = try flows.start(Flow(id: id, locale: .en), owner: 1) }
         var renders: [String: Int] = [:]
@@ -189,7 +189,7 @@ struct FlowRegistryTests {
     @Test("completed flows kept: at most limits.maxCompletedFlows, the oldest goes first; 0 keeps none; a lowered limit applies at once")
     func completedFlowsBounded() throws {
         let clock = ManualTime()
-        let flows = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 3), clock: .manual(clock))
+        let flows = FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 3), clock: .manual(clock))
         func file(_ id: String) throws {
             _ = try flows.start(Flow(id: id, locale: .en), owner: 1)
             try flows.withFlow(id, owner: 1) { (flow) throws(FlowError) in flow.complete(reportID: "r-" + id) }
@@ -208,10 +208,10 @@ struct FlowRegistryTests {
         #expect(flows.completedCount == 3)
         #expect(try flows.withFlow("f", owner: 1) { $0.reportID } == "r-f")
         #expect(throws: FlowRegistry.notFound("e")) { try flows.withFlow("e", owner: 1) { _ in } }
-        flows.update(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 1))
+        flows.update(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 1))
         #expect(flows.completedCount == 1)
         #expect(try flows.withFlow("h", owner: 1) { $0.reportID } == "r-h")
-        flows.update(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 0))
+        flows.update(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxCompletedFlows: 0))
         #expect(flows.count == 0)
         try file("i")
         #expect(flows.count == 0)
@@ -281,7 +281,7 @@ struct PhotoBudgetTests {
 
     @Test("photos of all flows fit the budget exactly; one byte more is refused and changes nothing; leaving frees it")
     func budget() throws {
-        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 300),
+        let registry = FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 300),
                                     clock: .manual(ManualTime()))
         try flowOnPhotoStep(registry, id: "a", owner: 1)
         try flowOnPhotoStep(registry, id: "b", owner: 2)
@@ -302,7 +302,7 @@ struct PhotoBudgetTests {
     @Test("one user's photos fit its share exactly; one byte more is refused while another user still fits; expiry and completion count")
     func perUserShare() throws {
         let time = ManualTime()
-        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
+        let registry = FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
                                                   maxSpooledPhotoBytesPerUser: 300),
                                     clock: .manual(time))
         for (id, owner) in [("a", UInt32(1)), ("b", 1), ("c", 2)] { try flowOnPhotoStep(registry, id: id, owner: owner) }
@@ -323,7 +323,7 @@ struct PhotoBudgetTests {
 
     @Test("a reservation is checked like the photo it holds room for, counts until taken or given back, and is refused for a flow that would refuse the update")
     func reservation() throws {
-        let registry = FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
+        let registry = FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60, maxSpooledPhotoBytes: 1_000,
                                                   maxSpooledPhotoBytesPerUser: 300),
                                     clock: .manual(ManualTime()))
         for (id, owner) in [("a", UInt32(1)), ("b", 1), ("c", 2)] { try flowOnPhotoStep(registry, id: id, owner: owner) }
@@ -359,5 +359,22 @@ struct PhotoBudgetTests {
         let replacing = try registry.reservePhoto("a", owner: 1, bytes: 300, check: check)
         registry.giveBack(replacing)
         #expect(registry.photoBytes == 200)
+    }
+}
+
+extension DaemonConfiguration.Limits {
+    /// The limits a registry under test reads; the rest of what it reads is unbounded.
+    static func registry(maxFlowsPerUser: Int, maxFlows: Int, idleTimeoutSeconds: Int, maxSpooledPhotoBytes: Int = .max,
+                         maxSpooledPhotoBytesPerUser: Int = .max, maxKeptViewBytes: Int = .max, maxCompletedFlows: Int = .max) -> Self
+    {
+        var limits = Self()
+        limits.maxFlowsPerUser = maxFlowsPerUser
+        limits.maxFlows = maxFlows
+        limits.flowIdleTimeoutSeconds = idleTimeoutSeconds
+        limits.maxSpooledPhotoBytes = maxSpooledPhotoBytes
+        limits.maxSpooledPhotoBytesPerUser = maxSpooledPhotoBytesPerUser
+        limits.maxKeptViewBytes = maxKeptViewBytes
+        limits.maxCompletedFlows = maxCompletedFlows
+        return limits
     }
 }

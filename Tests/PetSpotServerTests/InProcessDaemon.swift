@@ -36,7 +36,7 @@ final class InProcessDaemon: Sendable {
                                        relayGroupID: Self.relayGroup)
         let next = IDCounter()
         services = DaemonServices(settings: settings,
-                                  registry: FlowRegistry(limits: .init(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
+                                  registry: FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
                                   store: store, photoSpool: try PhotoSpool.beside(databasePath: directory.appendingPathComponent("reports.sqlite").path), clock: clock,
                                   makeID: { "flow-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8(next.next()))) })
         router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))

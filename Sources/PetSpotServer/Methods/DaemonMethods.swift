@@ -20,27 +20,8 @@ extension RequestRouter {
 
     private static func daemonInfo(_ settings: RuntimeSettings) -> DaemonInfo.Result {
         let limits = settings.configuration.limits
-        return DaemonInfo.Result(version: petspotdVersion, locationProviders: settings.location.providerNames, limits: [
-            .init("flowIdleTimeoutSeconds", limits.flowIdleTimeoutSeconds),
-            .init("maxLineBytes", limits.maxLineBytes),
-            .init("maxFlowsPerUser", limits.maxFlowsPerUser),
-            .init("maxFlows", limits.maxFlows),
-            .init("maxConnections", limits.maxConnections),
-            .init("maxConnectionsPerUser", limits.maxConnectionsPerUser),
-            .init("maxPendingOutputBytes", limits.maxPendingOutputBytes),
-            .init("maxBufferedBytes", limits.bufferBudget.total),
-            .init("maxBufferedBytesPerUser", limits.bufferBudget.perUser),
-            .init("stalledReaderTimeoutSeconds", limits.stalledReaderTimeoutSeconds),
-            .init("maxQueuedRequests", limits.maxQueuedRequests),
-            .init("maxBatchSize", limits.maxBatchSize),
-            .init("maxJSONDepth", limits.maxJSONDepth),
-            .init("maxPhotoBytes", limits.maxPhotoBytes),
-            .init("maxSpooledPhotoBytes", limits.maxSpooledPhotoBytes),
-            .init("maxSpooledPhotoBytesPerUser", limits.maxSpooledPhotoBytesPerUser),
-            .init("minFreeDiskBytes", limits.minFreeDiskBytes),
-            .init("maxReportsPage", limits.maxReportsPage),
-            .init("maxSubscriptionsPerConnection", limits.maxSubscriptionsPerConnection),
-        ])
+        return DaemonInfo.Result(version: petspotdVersion, locationProviders: settings.location.providerNames,
+                                 limits: DaemonConfiguration.Limits.table.filter(\.inDaemonInfo).map { .init($0.name, limits.effective($0)) })
     }
 
     func speciesList(_ params: SpeciesList.Params) -> MethodReply<SpeciesList.Result> {
