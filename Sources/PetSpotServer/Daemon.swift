@@ -20,15 +20,15 @@ import UnixSignals
 /// `run` runs its services in a `ServiceGroup` until a signal stops them.
 public final class Daemon: Sendable {
     public let services: DaemonServices
-    private let group: MultiThreadedEventLoopGroup
-    private let tracker: ConnectionTracker
-    private let buffers: ClientMemoryBudget
-    private let faults: FaultLog
-    private let notifier: SystemdNotifier?
-    private let logger: Logger
-    private let server: ServerService
-    private let location: LocationWatchService
-    private let locationNotifier: LocationNotifier
+    let group: MultiThreadedEventLoopGroup
+    let tracker: ConnectionTracker
+    let buffers: ClientMemoryBudget
+    let faults: FaultLog
+    let notifier: SystemdNotifier?
+    let logger: Logger
+    let server: ServerService
+    let location: LocationWatchService
+    let locationNotifier: LocationNotifier
     /// Where the daemon serves, for the log and systemd's status line.
     private let servingAt: String
 
@@ -40,7 +40,7 @@ public final class Daemon: Sendable {
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Daemon
     {
         try UserNamespace.requireIdentityMapping()
-        let settings = try makeRuntimeSettings(configuration, clock: clock, logger: logger, reusing: nil)
+        let settings = try RuntimeSettings.make(configuration, clock: clock, logger: logger, reusing: nil)
         let activated = try SystemdActivation.takeListeningSocket()
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
@@ -71,6 +71,7 @@ public final class Daemon: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops(cores: System.coreCount))
 
         FileDescriptorLimit.ensure(maxConnections: limits.maxConnections, logger: logger)
+        let admission = ConnectionAdmission(services: services, router: router, tracker: tracker, buffers: buffers, faults: faults, logger: logger)
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -82,39 +83,7 @@ public final class Daemon: Sendable {
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { channel in
-                // Read per connection, so a reload applies to every connection opened after it.
-                let limits = services.limits
-                guard tracker.admit(channel) else {
-                    return channel.eventLoop.makeCompletedFuture {
-                        try Self.refuse(channel, "limits.maxConnections", limits.maxConnections, faults: faults, log: "refusing a connection: limit reached",
-                                        "the daemon serves its maximum of \(limits.maxConnections) connections; try again later")
-                    }
-                }
-                let peer = PeerCredentials.read(from: channel).and(PeerGroups.read(from: channel)).map { $0.with(groups: $1) }
-                return peer.and(SocketCookie.read(from: channel)).flatMapThrowing { peer, cookie in
-                    let perUser = Self.connectionsPerUser(peer, services.settings)
-                    guard tracker.admit(channel, user: peer.uid, limit: perUser.limit) else {
-                        try Self.refuse(channel, perUser.setting, perUser.limit, faults: faults, log: "refusing a connection: the user's limit reached",
-                                        "uid \(peer.uid) holds its maximum of \(perUser.limit) connections; close one or try again later",
-                                        metadata: ["uid": "\(peer.uid)"])
-                        return
-                    }
-                    let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.maxPendingOutputBytes / 2, high: limits.maxPendingOutputBytes)
-                    try channel.syncOptions?.setOption(.writeBufferWaterMark, value: watermark)
-                    let account = ClientMemoryAccount(budget: buffers, uid: peer.uid)
-                    let handlers: [any ChannelHandler] = [
-                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes, account: account)),
-                        ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie, account: account,
-                                          eventLoop: channel.eventLoop),
-                    ]
-                    try channel.pipeline.syncOperations.addHandlers(handlers)
-                    // Accepted while the daemon began to stop: drained like the others.
-                    if tracker.isDraining {
-                        channel.pipeline.fireUserInboundEventTriggered(DrainAndCloseEvent(descriptors: SocketCookie.descriptors()))
-                    }
-                }
-            }
+            .childChannelInitializer { channel in admission.admit(channel) }
 
         let serverChannel: any Channel
         var ownSocket: ServerService.OwnSocket? = nil
@@ -122,7 +91,7 @@ public final class Daemon: Sendable {
             if let fd = activated {
                 serverChannel = try await bootstrap.withBoundSocket(fd).get()
             } else {
-                serverChannel = try await bind(bootstrap, configuration)
+                serverChannel = try await SocketFile.bind(bootstrap, configuration)
                 if let identity = SocketFile.identity(configuration.socketPath) {
                     ownSocket = .init(path: configuration.socketPath, identity: identity)
                 }
@@ -140,26 +109,6 @@ public final class Daemon: Sendable {
                       servingAt: activated == nil ? configuration.socketPath : "the socket systemd passed")
     }
 
-    /// A connection over `setting`: a rate-limited warning, and the client is told why in one
-    /// line (`RefuseConnectionHandler`) before it is closed.
-    private static func refuse(_ channel: any Channel, _ setting: String, _ limit: Int, faults: FaultLog, log: String, _ message: String,
-                               metadata: Logger.Metadata = [:]) throws
-    {
-        faults.record("refused \(setting)", .warning, log, metadata.merging(["limit": "\(setting)=\(limit)"]) { $1 })
-        let error = RPCError.limitExceeded(setting, max: limit, message)
-        try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler(error: error))
-    }
-
-    /// The limit on connections of one uid that applies to `peer`, and the setting that names it:
-    /// members of the relay group have their own.
-    static func connectionsPerUser(_ peer: Peer, _ settings: RuntimeSettings) -> (limit: Int, setting: String) {
-        let configuration = settings.configuration
-        if let relay = settings.relayGroupID, peer.isMember(of: relay) {
-            return (configuration.relay.maxConnectionsPerUser, "relay.maxConnectionsPerUser")
-        }
-        return (configuration.limits.maxConnectionsPerUser, "limits.maxConnectionsPerUser")
-    }
-
     private init(services: DaemonServices, group: MultiThreadedEventLoopGroup, tracker: ConnectionTracker, buffers: ClientMemoryBudget, faults: FaultLog,
                  notifier: SystemdNotifier?, logger: Logger, server: ServerService, location: LocationWatchService,
                  locationNotifier: LocationNotifier, servingAt: String)
@@ -175,24 +124,6 @@ public final class Daemon: Sendable {
         self.location = location
         self.locationNotifier = locationNotifier
         self.servingAt = servingAt
-    }
-
-    private static func bind(_ bootstrap: ServerBootstrap, _ configuration: DaemonConfiguration) async throws -> any Channel {
-        // The socket is born with no access for others; its configured mode is set right after.
-        let previousMask = umask(0o177)
-        defer { umask(previousMask) }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
-        } catch {
-            throw ConfigurationError("socket.path: cannot listen on \(configuration.socketPath): \(error)")
-        }
-        guard chmod(configuration.socketPath, mode_t(configuration.socketMode)) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? await channel.close()
-            throw ConfigurationError("socket.mode: cannot set mode \(String(configuration.socketMode, radix: 8)) on \(configuration.socketPath): \(reason)")
-        }
-        return channel
     }
 
     /// Runs the services until a stop, then closes the connections left, the event loops and
@@ -222,7 +153,7 @@ public final class Daemon: Sendable {
                                         successTerminationBehavior: .ignore, serviceName: "startup pages"))
         }
         if let notifier, let interval = notifier.watchdogInterval {
-            daemonServices.append(.init(service: PeriodicService(interval: interval, clock: services.clock) { await self.pingWatchdog(notifier) }, serviceName: "watchdog"))
+            daemonServices.append(.init(service: PeriodicService(interval: interval, clock: services.clock) { await WatchdogCheck(group: self.group, services: self.services, tracker: self.tracker, faults: self.faults).ping(notifier) }, serviceName: "watchdog"))
         }
         var configuration = ServiceGroupConfiguration(services: daemonServices, logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(limits.drainTimeoutSeconds)
@@ -261,27 +192,6 @@ public final class Daemon: Sendable {
         if let failure { throw failure }
     }
 
-    /// Pings systemd's watchdog only after proving the daemon still works: every event loop
-    /// runs a task and the database answers a read from the file at its path. A hung loop, a
-    /// failing disk or a database file deleted or replaced means no ping, and systemd restarts
-    /// the service.
-    private func pingWatchdog(_ notifier: SystemdNotifier) async {
-        do {
-            for loop in group.makeIterator() {
-                // A hung loop never answers; a stop must not wait for it.
-                guard let answer = await loop.submit({}).resultUnlessCancelled() else { return }
-                try answer.get()
-            }
-            _ = try await services.store.count()
-        } catch {
-            faults.record("watchdog", .error, "not healthy: withholding the watchdog ping", ["error": "\(error)"])
-            let reason = (error as? ReportStoreError)?.clientMessage ?? "an event loop does not answer"
-            notifier.notify("STATUS=Failing: \(reason)")
-            return
-        }
-        notifier.notify("WATCHDOG=1", "STATUS=Serving: \(tracker.count) connections, \(services.registry.count) flows")
-    }
-
     /// Every second (the shortest interval): a flood's count is written soon after its interval ends.
     private func flushFaults() -> PeriodicService {
         let faults = faults
@@ -296,121 +206,4 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Re-reads what can change at run time — location settings, limits, the species list,
-    /// the time zone — keeping every flow and connection. Returns what it could not apply.
-    public func reload(_ configuration: DaemonConfiguration) -> [String] {
-        notifier?.notify("RELOADING=1", "MONOTONIC_USEC=\(services.clock.now.microsecondsSinceOrigin)")
-        defer { notifier?.notify("READY=1", "STATUS=Serving: reloaded") }
-        let current = services.settings
-        let new: RuntimeSettings
-        do {
-            new = try Self.makeRuntimeSettings(configuration, clock: services.clock, logger: logger, reusing: current.location)
-        } catch {
-            logger.error("reload refused; the settings in force stay", metadata: ["error": "\(error)"])
-            return ["nothing: \(error)"]
-        }
-        let old = current.configuration
-        var notReloaded = DaemonConfiguration.restartOnlyChanges(from: old, to: configuration).map { "\($0) (restart to apply)" }
-        if old.limits.flowIdleTimeoutSeconds != configuration.limits.flowIdleTimeoutSeconds {
-            notReloaded.append("how often idle flows are swept (the new timeout itself applies now)")
-        }
-        services.replace(with: new)
-        services.registry.update(limits: configuration.limits)
-        tracker.maxConnections.store(configuration.limits.maxConnections, ordering: .relaxed)
-        buffers.update(limits: configuration.limits.bufferBudget)
-        if configuration.limits.maxConnections > old.limits.maxConnections {
-            FileDescriptorLimit.ensure(maxConnections: configuration.limits.maxConnections, logger: logger)
-        }
-        if new.location !== current.location {
-            location.replaced(current.location, with: new.location)
-            locationNotifier.follow(new.location)
-        } else {
-            // Permission and the maximum age may have changed: watches look again.
-            locationNotifier.poke()
-        }
-        logger.info("reloaded", metadata: [
-            "config": "\(configuration.configFile)", "providers": "\(new.location.providerNames.joined(separator: ","))",
-            "species": "\(new.species.species.count)",
-        ])
-        for item in notReloaded {
-            logger.warning("not reloaded", metadata: ["setting": "\(item)"])
-        }
-        warnIfNoRelayGroup(new)
-        endRevokedWatches(new)
-        return notReloaded
-    }
-
-    /// A watch lasts only as long as the permission that let it be made: a connection whose
-    /// user is no longer in `relay.group` hears no more of the relay's pending count.
-    private func endRevokedWatches(_ settings: RuntimeSettings) {
-        let group = settings.relayGroupID
-        let ended = services.subscriptions.revoke(.relay, unless: { peer in group.map(peer.isMember(of:)) ?? false },
-                                                  message: "This connection's user is no longer in relay.group (\(settings.configuration.relay.group)): the watch has ended.")
-        if ended > 0 {
-            logger.info("ended relay watches whose user is no longer in relay.group",
-                        metadata: ["watches": "\(ended)", "relay.group": "\(settings.configuration.relay.group)"])
-        }
-    }
-
-    private func warnIfNoRelayGroup(_ settings: RuntimeSettings) {
-        guard settings.relayGroupID == nil else { return }
-        logger.warning("relay group not found: nobody may call relay.*", metadata: ["relay.group": "\(settings.configuration.relay.group)"])
-    }
-
-    /// Everything a reload may replace, built and checked before anything is put in force.
-    static func makeRuntimeSettings(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
-                                    reusing previous: LocationService?) throws(ConfigurationError) -> RuntimeSettings
-    {
-        let calendar: LocalCalendar
-        if let name = c.timeZone {
-            guard let known = LocalCalendar(zone: name) else { throw ConfigurationError("timeZone: unknown time zone \"\(name)\"") }
-            calendar = known
-        } else {
-            calendar = .system
-        }
-        // Without any configuration file there is no species file beside it either.
-        let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
-        let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
-        // Said in the log once the settings are in force (`warnIfNoRelayGroup`): a refused start stays one line.
-        let relayGroupID = SystemAccounts().groupID(named: c.relay.group)
-        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar, relayGroupID: relayGroupID)
-    }
-
-    private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {
-        let data: [UInt8]
-        do {
-            data = try FileDescriptorIO.readFile(file)
-        } catch {
-            throw ConfigurationError("species.file: cannot read \(file): \(SystemError.reason(error))")
-        }
-        do {
-            return try SpeciesCatalog(json: try JSONParser.parse(data))
-        } catch let error as JSONParseError {
-            throw ConfigurationError("species.file: \(file) is not valid JSON: \(error)")
-        } catch {
-            throw ConfigurationError("species.file: \(file): \(error)")
-        }
-    }
-
-    /// The location service of `c`, its providers made by `LocationProviderFactory`.
-    static func makeLocationService(_ c: DaemonConfiguration, clock: DaemonClock, logger: Logger,
-                                    reusing previous: LocationService? = nil) throws(ConfigurationError) -> LocationService
-    {
-        let context = LocationProviderFactory.Context(clock: clock, logger: logger, previous: previous)
-        var providers: [any LocationProvider] = []
-        for name in c.locationProviders {
-            guard let factory = LocationProviderFactory.named(name) else {
-                throw ConfigurationError("location.providers: unknown provider \"\(name)\"")
-            }
-            providers.append(try factory.make(c, context))
-        }
-        let permission: LocationPermission = switch c.permissionAllow {
-        case .everyone: .everyone
-        case .nobody: .nobody
-        case .listed: .listed(users: c.permissionUsers, groups: c.permissionGroups)
-        }
-        return LocationService(providers: providers, settingsFile: c.configFile.isEmpty ? "(built-in defaults)" : c.configFile,
-                               enabled: c.locationEnabled, permission: permission, clock: clock,
-                               defaultTimeout: .milliseconds(c.locationTimeoutMs), defaultMaxAge: .milliseconds(c.locationMaxAgeMs))
-    }
 }

@@ -2,12 +2,34 @@
 import Glibc
 #endif
 import FoundationEssentials
+import NIOCore
+import NIOPosix
 import PetSpotSettings
 import PetSpotSystem
 
 /// The socket's path on disk: never take over the socket of a daemon that is still serving,
 /// and clear away one left behind by a daemon that died.
 enum SocketFile {
+    /// Binds the listening socket at the configured path, with the configured mode.
+    static func bind(_ bootstrap: ServerBootstrap, _ configuration: DaemonConfiguration) async throws -> any Channel {
+        // The socket is born with no access for others; its configured mode is set right after.
+        let previousMask = umask(0o177)
+        defer { umask(previousMask) }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+        } catch {
+            throw ConfigurationError("socket.path: cannot listen on \(configuration.socketPath): \(error)")
+        }
+        guard chmod(configuration.socketPath, mode_t(configuration.socketMode)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? await channel.close()
+            throw ConfigurationError("socket.mode: cannot set mode \(String(configuration.socketMode, radix: 8)) on \(configuration.socketPath): \(reason)")
+        }
+        return channel
+    }
+
+
     /// Makes `path` free to bind, or says why it cannot be.
     static func prepare(_ path: String) throws(ConfigurationError) {
         guard path.utf8.count < 108 else {

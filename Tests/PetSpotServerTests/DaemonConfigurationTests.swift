@@ -102,7 +102,7 @@ struct DaemonConfigurationTests {
         #expect(SettingParsers.providerNames == LocationProviderFactory.all.map(\.name))
         var c = DaemonConfiguration()
         c.locationProviders = SettingParsers.providerNames
-        let service = try Daemon.makeLocationService(c, clock: .manual(ManualTime()), logger: Logger(label: "test"))
+        let service = try RuntimeSettings.makeLocationService(c, clock: .manual(ManualTime()), logger: Logger(label: "test"))
         #expect(service.providerNames == c.locationProviders)
         #expect(SettingParsers.providersProblem(["gpsd", "galileo"]) == "unknown location provider \"galileo\"; known: gpsd, simulated")
     }
