@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 /// Reads a latitude or longitude typed by a person or sent as a JSON number.
 ///

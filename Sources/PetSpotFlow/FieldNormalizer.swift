@@ -1,3 +1,5 @@
+import PetSpotViews
+
 /// The rules of each field: an edit either becomes the stored, normalised value, or is refused
 /// with the issue that makes it wrong whatever else the flow holds.
 enum FieldNormalizer {

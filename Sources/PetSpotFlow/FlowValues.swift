@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 /// Everything a report holds, each field already normalised by the rules of its step.
 public struct FlowValues: Sendable, Hashable {

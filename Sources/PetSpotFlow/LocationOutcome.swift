@@ -25,7 +25,7 @@ public enum LocationOutcome: Sendable, Hashable {
     public func view(locale: FlowLocale) -> LocationView {
         let message = StringCatalog(locale).locationMessage(self)
         return switch self {
-        case .fix(let fix): LocationView(status: status, fix: fix.view, message: message)
+        case .fix(let fix): LocationView(status: status, fix: fix, message: message)
         case .permissionDenied(let settings), .servicesDisabled(let settings): LocationView(status: status, message: message, settings: settings)
         case .timeout, .unavailable: LocationView(status: status, message: message)
         }

@@ -247,7 +247,7 @@ public final class GpsdProvider: LocationProvider {
             let time = fixTime.seconds == 0 ? clock.wallTime() : Date(timeIntervalSince1970: Double(fixTime.seconds) + Double(fixTime.nanoseconds) / 1e9)
             let accuracy = snapshot.horizontal_error_m.isFinite ? (snapshot.horizontal_error_m * 10).rounded() / 10 : nil
             let fix = LocationFix(latitude: latitude, longitude: longitude, source: name,
-                                  time: ISO8601.string(time), accuracy: accuracy)
+                                  time: ISO8601.string(time), accuracyMetres: accuracy)
             let received = clock.now
             let (waiters, acquired) = state.withLockedValue { s -> ([CheckedContinuation<ProviderAnswer, Never>], Bool) in
                 // gpsd may report one fix time several times (a receiver's RMC then its GGA, or

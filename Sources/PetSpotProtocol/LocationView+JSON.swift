@@ -13,18 +13,18 @@ extension LocationView {
 
     init(_ location: WireObject) throws(FlowViewError) {
         self.init(status: try location.choice("status", as: Status.self),
-                  fix: try location.has("fix") ? Fix(try location.object("fix")) : nil,
+                  fix: try location.has("fix") ? LocationFix(try location.object("fix")) : nil,
                   message: try location.string("message"),
                   settings: try location.has("settings") ? SettingsLocation(try location.object("settings")) : nil)
     }
 }
 
-extension LocationView.Fix {
+extension LocationFix {
     /// `{latitude, longitude, source, time, accuracy?}`.
     public var json: JSONValue {
         .object(JSONObject(presentMembers: [
-            "latitude": .number(latitude),
-            "longitude": .number(longitude),
+            "latitude": latitude.json,
+            "longitude": longitude.json,
             "source": .string(source),
             "time": .string(time),
             "accuracy": accuracy.map(JSONValue.number),
@@ -32,7 +32,7 @@ extension LocationView.Fix {
     }
 
     init(_ fix: WireObject) throws(FlowViewError) {
-        self.init(latitude: try fix.number("latitude"), longitude: try fix.number("longitude"), source: try fix.string("source"),
+        self.init(latitude: try fix.coordinate("latitude"), longitude: try fix.coordinate("longitude"), source: try fix.string("source"),
                   time: try fix.string("time"), accuracy: try fix.has("accuracy") ? fix.number("accuracy") : nil)
     }
 }

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 
 /// One object of an answer while it is read, with where it stands ("result.flow.screen.fields[2]")
 /// so that an error names the member at fault.
@@ -84,6 +85,15 @@ struct WireObject {
         let value = try value(key)
         guard case .number(let number) = value else { throw FlowViewError(at: path(key), "must be a number, not \(value.typeName)") }
         return number
+    }
+
+    /// A latitude or longitude: a number of degrees, rounded to 5 decimals.
+    func coordinate(_ key: String) throws(FlowViewError) -> Coordinate {
+        let number = try number(key)
+        guard let decimal = DecimalLiteral(parsing: number.literal), let coordinate = Coordinate(decimal), abs(coordinate.scaled) <= 180 * Coordinate.scale else {
+            throw FlowViewError(at: path(key), "must be a number of degrees from -180 to 180")
+        }
+        return coordinate
     }
 
     /// One of a fixed set of words.

@@ -1,3 +1,4 @@
+import PetSpotViews
 import Logging
 import PetSpotFlow
 import PetSpotJSON

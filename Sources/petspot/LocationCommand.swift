@@ -96,8 +96,8 @@ struct LocationCommand: ParsableCommand {
         return "\(now())  \(location.status.rawValue): \(location.message)"
     }
 
-    static func links(_ fix: LocationView.Fix) -> MapLinks {
-        MapLinks(latitude: fix.latitude.literal, longitude: fix.longitude.literal)
+    static func links(_ fix: LocationFix) -> MapLinks {
+        MapLinks(latitude: fix.latitude.text, longitude: fix.longitude.text)
     }
 
     private static func now() -> String {

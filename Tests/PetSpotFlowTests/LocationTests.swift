@@ -13,7 +13,7 @@ struct LocationTests {
         LocationFix(
             latitude: Coordinate(DecimalLiteral(parsing: latitude)!)!,
             longitude: Coordinate(DecimalLiteral(parsing: longitude)!)!,
-            source: source, time: "2024-06-15T10:00:00Z", accuracy: accuracy)
+            source: source, time: "2024-06-15T10:00:00Z", accuracyMetres: accuracy)
     }
 
     @Test("a fix fills both coordinates, rounded, and the helper names its source")

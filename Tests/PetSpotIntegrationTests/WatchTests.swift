@@ -185,7 +185,7 @@ struct WatchTests {
         var latitudes: [String] = []
         while latitudes.last != "52.30000" {
             let changed = try #require(try next(watcher).reading(LocationChanged.self))
-            latitudes.append(changed.location.fix.map { $0.latitude.literal } ?? "none")
+            latitudes.append(changed.location.fix.map { $0.latitude.text } ?? "none")
         }
         #expect(latitudes.allSatisfy { ["52.10000", "52.20000", "52.30000"].contains($0) }, "\(latitudes)")
         // Coalesced: far fewer notifications than the 5,999 changes, never one position twice in a row.
@@ -209,13 +209,13 @@ struct WatchTests {
             }
         }
         let first = try nextLocation { $0.status == .ok }
-        #expect(first.fix?.latitude.literal == "52.22968")
+        #expect(first.fix?.latitude.text == "52.22968")
         #expect(first.fix?.source == "gpsd")
 
         gps.feeder.set(.fix(latitude: -33.8688197, longitude: 151.2092955))
-        let moved = try nextLocation { $0.fix?.latitude.literal != "52.22968" }
-        #expect(moved.fix?.latitude.literal == "-33.86882")
-        #expect(moved.fix?.longitude.literal == "151.20930")
+        let moved = try nextLocation { $0.fix?.latitude.text != "52.22968" }
+        #expect(moved.fix?.latitude.text == "-33.86882")
+        #expect(moved.fix?.longitude.text == "151.20930")
 
         gps.feeder.set(.noFix)
         let lost = try nextLocation { _ in true }
@@ -224,7 +224,7 @@ struct WatchTests {
         gps.feeder.set(.fix(latitude: 52.2296756, longitude: 21.0122287))
         let regained = try nextLocation { _ in true }
         #expect(regained.status == .ok)
-        #expect(regained.fix?.latitude.literal == "52.22968")
+        #expect(regained.fix?.latitude.text == "52.22968")
 
         // Unwatched: the next change reaches only the other watch.
         #expect(try conn.result("unwatch", ["subscription": .string(id)]) == ["unwatched": true])

@@ -6,6 +6,7 @@ import Logging
 import PetSpotFlow
 import PetSpotSystem
 @testable import PetSpotLocation
+import PetSpotViews
 import Testing
 
 /// A TCP port that takes connections (the kernel completes them) and says nothing, like a

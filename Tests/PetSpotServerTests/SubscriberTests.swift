@@ -17,8 +17,8 @@ struct SubscriberTests {
 
     static func location(_ latitude: Int, subscription: String) -> [UInt8] {
         LocationChanged.line(.init(subscription: subscription, location: LocationView(
-            status: .ok, fix: .init(latitude: JSONNumber(validatedLiteral: "52.\(10_000 + latitude)"), longitude: JSONNumber(validatedLiteral: "21.00000"),
-                                    source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: nil),
+            status: .ok, fix: .init(latitude: Coordinate(scaled: 5_210_000 + latitude), longitude: Coordinate(scaled: 2_100_000),
+                                    source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: JSONNumber?.none),
             message: "Position found.")))
     }
 
@@ -108,8 +108,8 @@ struct SubscriberTests {
         let id = try #require(hub.watch(.location, by: subscriber, max: 16))
         let key = SubscriptionHub.WatchKey(connection: ObjectIdentifier(subscriber), id: id)
         let noFix = LocationView(status: .timeout, message: "No position came in time.")
-        let fix = LocationView(status: .ok, fix: .init(latitude: JSONNumber(validatedLiteral: "52.10000"), longitude: JSONNumber(validatedLiteral: "21.10000"),
-                                                      source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: nil),
+        let fix = LocationView(status: .ok, fix: .init(latitude: Coordinate(scaled: 5_210_000), longitude: Coordinate(scaled: 2_110_000),
+                                                      source: "gpsd", time: "2026-11-26T12:00:00Z", accuracy: JSONNumber?.none),
                                message: "Position found.")
         // A look while the watch's answer is being made: nothing is sent, nothing recorded.
         hub.sendLocations([key: .init(noFix)])

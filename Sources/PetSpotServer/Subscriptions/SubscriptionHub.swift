@@ -203,6 +203,6 @@ extension LocationView {
     /// with its provider. A new fix time or accuracy alone is no news.
     var changeKey: [UInt8] {
         JSONWriter.bytes([.string(status.rawValue), .string(message), settings.map { .string($0.file + "#" + $0.key) } ?? .null,
-                          fix.map { .array([.number($0.latitude), .number($0.longitude), .string($0.source)]) } ?? .null])
+                          fix.map { .array([$0.latitude.json, $0.longitude.json, .string($0.source)]) } ?? .null])
     }
 }
