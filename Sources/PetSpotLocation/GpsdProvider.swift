@@ -193,7 +193,7 @@ public final class GpsdProvider: LocationProvider {
     // MARK: the watch (its own thread)
 
     private func watch() {
-        var backoff = ReconnectBackoff(initial: settings.reconnectInitial, longest: settings.reconnectMax)
+        var backoff = RetryBackoff(initial: settings.reconnectInitial, maximum: settings.reconnectMax)
         while !state.withLockedValue({ $0.stopping }) {
             guard let data = petspot_gps_new() else {
                 linkDown("out of memory for the gpsd connection")
@@ -215,7 +215,7 @@ public final class GpsdProvider: LocationProvider {
     /// Reads until the connection ends; returns why (nil when asked to stop). The link counts
     /// as up, and the backoff starts over, only once gpsd has sent something: a port that
     /// accepts and hangs up at once is retried with growing waits, like one that refuses.
-    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout ReconnectBackoff) -> String? {
+    private func readUntilLost(_ data: UnsafeMutablePointer<gps_data_t>, backoff: inout RetryBackoff) -> String? {
         let pollMicros = Int32(clamping: settings.pollInterval.milliseconds * 1000)
         var up = false
         while !state.withLockedValue({ $0.stopping }) {
@@ -229,7 +229,7 @@ public final class GpsdProvider: LocationProvider {
             guard result > 0 else { continue }
             if !up {
                 up = true
-                backoff.reset()
+                backoff.succeeded()
                 linkUp()
             }
             take(snapshot)
@@ -304,8 +304,8 @@ public final class GpsdProvider: LocationProvider {
         }
     }
 
-    private func waitBeforeRetry(_ backoff: inout ReconnectBackoff) {
-        _ = wake.wait(timeout: .now() + .milliseconds(backoff.next().milliseconds))
+    private func waitBeforeRetry(_ backoff: inout RetryBackoff) {
+        _ = wake.wait(timeout: .now() + .milliseconds(backoff.failed().milliseconds))
     }
 
     private static func describeOpenError(_ code: Int32) -> String {

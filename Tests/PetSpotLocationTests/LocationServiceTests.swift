@@ -204,19 +204,3 @@ struct ISO8601Tests {
         #expect(ISO8601.string(Date(timeIntervalSince1970: seconds)) == text)
     }
 }
-
-@Suite("gpsd reconnect backoff")
-struct ReconnectBackoffTests {
-    @Test("the waits double from the first up to the longest, and start over after a reset", arguments: [
-        (250, 10_000, [250, 500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000]),
-        (1_000, 1_000, [1_000, 1_000, 1_000]),
-        // A first wait above the longest is kept once; then the longest caps it.
-        (5_000, 2_000, [5_000, 2_000, 2_000]),
-    ])
-    func waits(initial: Int, longest: Int, expected: [Int]) {
-        var backoff = ReconnectBackoff(initial: .milliseconds(initial), longest: .milliseconds(longest))
-        #expect(expected.map { _ in backoff.next() } == expected.map { .milliseconds($0) })
-        backoff.reset()
-        #expect(backoff.next() == .milliseconds(initial))
-    }
-}

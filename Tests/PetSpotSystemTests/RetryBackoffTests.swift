@@ -1,4 +1,4 @@
-import PetSpotRelay
+import PetSpotSystem
 import Testing
 
 @Suite("Retry backoff")
@@ -24,6 +24,12 @@ struct RetryBackoffTests {
         #expect((1...5).map(backoff.delay(afterFailures:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
     }
 
+    @Test("a first wait above the cap is the cap")
+    func initialAboveCap() {
+        let backoff = RetryBackoff(initial: .seconds(5), maximum: .seconds(2))
+        #expect((1...3).map(backoff.delay(afterFailures:)) == [.seconds(2), .seconds(2), .seconds(2)])
+    }
+
     @Test("a success starts the doubling again")
     func successResets() {
         var backoff = RetryBackoff(initial: .milliseconds(100), maximum: .seconds(1))
@@ -34,18 +40,5 @@ struct RetryBackoffTests {
         #expect(backoff.failures == 0)
         let afterSuccess = backoff.failed()
         #expect(afterSuccess == .milliseconds(100))
-    }
-
-    @Test("the state log moves once per change of category, not once per retry or wording")
-    func linkState() {
-        var state = LinkState.unknown
-        func moved(_ next: LinkState) -> Bool { state.move(to: next) }
-        #expect(moved(.unreachable(reason: "the connection broke", kind: "unreachable")))
-        #expect(!moved(.unreachable(reason: "Connection refused", kind: "unreachable")))
-        #expect(state == .unreachable(reason: "Connection refused", kind: "unreachable"))
-        #expect(moved(.unreachable(reason: "TLS refused: …", kind: "tls")))
-        #expect(!moved(.unreachable(reason: "TLS refused: …", kind: "tls")))
-        #expect(moved(.reachable))
-        #expect(!moved(.reachable))
     }
 }
