@@ -86,7 +86,14 @@ struct FairShareTests {
         }
     }
 
-    /// Asks `count` times for rpc.discover (29 KiB answers each) and reads none of the answers.
+    /// How many rpc.discover answers make about 3.5 MiB: past a share of 1 MiB, under the
+    /// 4 MiB of limits.maxPendingOutputBytes.
+    private static func unreadCount(_ daemon: DaemonProcess) throws -> Int {
+        let answer = try daemon.connect().raw(#"{"id":1,"method":"rpc.discover"}"#)
+        return 3584 * kibibyte / (JSONWriter.bytes(answer).count + 1)
+    }
+
+    /// Asks `count` times for rpc.discover and reads none of the answers.
     private static func askUnread(_ conn: PetSpotConnection, count: Int) throws {
         try conn.send(Array(repeating: Array(#"{"id":1,"method":"rpc.discover"}"#.utf8) + [0x0A], count: count).flatMap { $0 })
     }
@@ -125,9 +132,9 @@ struct FairShareTests {
     func unreadAnswersCount() throws {
         let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
                                                    "--log-level", "debug"]).start()
-        // 120 answers of 29 KiB each (3.5 MiB, under limits.maxPendingOutputBytes): each is
-        // small, and the client reads none of them for now.
-        let count = 120
+        // Answers of about 3.5 MiB in all, under limits.maxPendingOutputBytes: each is small,
+        // and the client reads none of them for now.
+        let count = try Self.unreadCount(daemon)
         let silent = try daemon.connect()
         try Self.askUnread(silent, count: count)
         let other = try daemon.connect()
@@ -146,7 +153,7 @@ struct FairShareTests {
         let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
                                                    "--limit", "stalledReaderTimeoutSeconds=1", "--log-level", "debug"]).start()
         let silent = try daemon.connect()
-        try Self.askUnread(silent, count: 120)
+        try Self.askUnread(silent, count: try Self.unreadCount(daemon))
         try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
         try waitUntil("the silent connection to be closed") {
             !logLines(daemon.log, containing: "closing a connection whose client has not read its answers").isEmpty

@@ -131,6 +131,63 @@ struct OpenRPCTests {
         #expect(checked.status == 1 && checked.output.contains("flow.get"), "\(checked.output)")
     }
 
+    /// `value` with the member at `path` (names, and indexes of arrays) set to `new`, or removed.
+    static func setting(_ value: JSONValue, _ path: ArraySlice<String>, to new: JSONValue?) -> JSONValue? {
+        guard let key = path.first else { return new }
+        switch value {
+        case .object(var object):
+            object[key] = object[key].flatMap { setting($0, path.dropFirst(), to: new) } ?? (path.count == 1 ? new : nil)
+            return .object(object)
+        case .array(var elements):
+            guard let index = Int(key), elements.indices.contains(index), let changed = setting(elements[index], path.dropFirst(), to: new)
+            else { return value }
+            elements[index] = changed
+            return .array(elements)
+        default:
+            return value
+        }
+    }
+
+    /// `document` with the example of `name` (under `list`) changed at `path` below it.
+    static func changingExample(_ document: JSONValue, _ list: String, _ name: String, _ path: [String], to new: JSONValue?) throws -> JSONValue {
+        let index = try #require(document[list]?.arrayValue?.firstIndex { $0["name"] == .string(name) }, "no \(name)")
+        return try #require(setting(document, [list, "\(index)", "examples", "0"] + path, to: new))
+    }
+
+    @Test("every example, in the document for users and in the relay group's, fits its own schemas; one that does not is named")
+    func examplesFitTheirSchemas() throws {
+        let relay = try DaemonProcess.forRelay().start()
+        let relayDocument = try relay.connect().result("rpc.discover")
+        let user = try DaemonProcess().start()
+        let userDocument = try user.connect().result("rpc.discover")
+        for (name, document) in [("users'", userDocument), ("the relay group's", relayDocument)] {
+            let examples = (document["methods"]?.arrayValue?.count ?? 0) + (document["x-notifications"]?.arrayValue?.count ?? 0)
+            let checked = try check(document)
+            #expect(checked.status == 0, "\(name): \(checked.output)")
+            #expect(checked.output.contains("its \(examples) examples"), "\(name): \(checked.output)")
+        }
+
+        // A report without the values its schema requires; a flow without its screen; a param
+        // the method does not take; a notification without a param it must carry.
+        let broken: [(document: JSONValue, says: [String])] = [
+            (try Self.changingExample(relayDocument, "methods", "flow.submit", ["result", "value", "report", "values"], to: .object([:])),
+             ["example 'filed' of method flow.submit: result: report/values: 'chipNumber' is a required property"]),
+            (try Self.changingExample(userDocument, "methods", "flow.start", ["result", "value", "flow", "screen"], to: nil),
+             ["method flow.start: result: flow:", "'screen' is a required property"]),
+            (try Self.changingExample(userDocument, "methods", "flow.get", ["params", "0", "name"], to: "flowID"),
+             ["method flow.get: params: flowID is no param of flow.get", "method flow.get: params: flowId is required and not given"]),
+            (try Self.changingExample(userDocument, "x-notifications", "reports.changed", ["params", "1"], to: ["name": "change", "value": "lost"]),
+             ["notification reports.changed: params.change: (value): 'lost' is not one of"]),
+            (try Self.changingExample(userDocument, "methods", "rpc.discover", ["result", "value", "openrpc"], to: "1.0"),
+             ["method rpc.discover: result, as an OpenRPC document: openrpc:"]),
+        ]
+        for (document, says) in broken {
+            let checked = try check(document)
+            #expect(checked.status == 1, "\(checked.output)")
+            for words in says { #expect(checked.output.contains(words), "\(words) not in:\n\(checked.output)") }
+        }
+    }
+
     @Test("outside the relay group the document has no relay methods; daemon.info says protocol 3")
     func relayMethodsOnlyForTheRelay() throws {
         let daemon = try DaemonProcess().start()

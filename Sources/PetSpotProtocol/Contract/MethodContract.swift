@@ -52,16 +52,20 @@ public struct MethodContract: Sendable {
     /// Errors any method can answer.
     public static let commonErrors: [RPCErrorKind] = [.invalidParams, .internalError, .shuttingDown]
 
+    /// Every error it can answer: the common ones, then its own.
+    public var errorKinds: [RPCErrorKind] {
+        Self.commonErrors + errors.filter { !Self.commonErrors.contains($0) }
+    }
+
     /// The OpenRPC method object.
     public var openRPC: JSONValue {
-        let kinds = Self.commonErrors + errors.filter { !Self.commonErrors.contains($0) }
-        return [
+        [
             "name": .string(method.rawValue),
             "summary": .string(summary),
             "paramStructure": "by-name",
             "params": .array(params.map(\.openRPC)),
             "result": ["name": .string(resultName), "schema": result.json],
-            "errors": .array(kinds.map { ["$ref": .string("#/components/errors/\($0.rawValue)")] }),
+            "errors": .array(errorKinds.map { ["$ref": .string("#/components/errors/\($0.rawValue)")] }),
             "examples": [[
                 "name": .string(example.name),
                 "params": .array(example.params.map { ["name": .string($0.key), "value": $0.value] }),

@@ -14,9 +14,6 @@ public enum ProtocolContract {
                                                 "How long to wait for a fix")
     static let flowAnswer = JSONSchema.object(["flow": .ref("Flow")])
     static let flowErrors: [RPCErrorKind] = [.flowNotFound, .wrongStep]
-    static let exampleFlow: JSONValue = ["id": "f-1", "state": "cancelled"]
-    static let exampleReport: JSONValue = ["id": "r-1", "flowId": "f-1", "submittedAt": "2026-11-26T12:00:00Z",
-                                           "values": [:], "delivery": ["state": "pending"]]
 
     /// Every method's entry, from its type.
     public static let methods: [MethodContract] = ProtocolMethods.all.map { $0.contract }
@@ -31,11 +28,19 @@ public enum ProtocolContract {
 
     /// The OpenRPC document for a caller: relay methods only for members of the relay group.
     public static func openRPC(version: String, relay: Bool) -> JSONValue {
-        let offered = methods.filter { relay || !$0.method.isRelay }
+        document(version: version, methods: methods.filter { relay || !$0.method.isRelay },
+                 notifications: notifications.filter { relay || !$0.watch.isRelay },
+                 schemas: ProtocolSchemas.all.map { (name: $0.key, schema: $0.value) }, errors: RPCErrorKind.allCases)
+    }
+
+    /// An OpenRPC document of these methods and notifications, with these shared schemas and
+    /// errors under `components`.
+    static func document(version: String, methods offered: [MethodContract], notifications: [NotificationContract],
+                         schemas shared: [(name: String, schema: JSONSchema)], errors kinds: [RPCErrorKind]) -> JSONValue {
         var schemas = JSONObject()
-        for (name, schema) in ProtocolSchemas.all { schemas[name] = schema.json }
+        for (name, schema) in shared { schemas[name] = schema.json }
         var errors = JSONObject()
-        for kind in RPCErrorKind.allCases {
+        for kind in kinds {
             errors[kind.rawValue] = ["code": .int(kind.code), "message": .string(kind.summary), "data": ["kind": .string(kind.rawValue)]]
         }
         return [
@@ -49,7 +54,7 @@ public enum ProtocolContract {
             "components": ["schemas": .object(schemas), "errors": .object(errors)],
             // OpenRPC 1.x has no object for notifications (server → client, no id): each is listed
             // here as a method object without result, by the method name it is sent with.
-            "x-notifications": .array(notifications.filter { relay || !$0.watch.isRelay }.map(\.openRPC)),
+            "x-notifications": .array(notifications.map(\.openRPC)),
         ]
     }
 }

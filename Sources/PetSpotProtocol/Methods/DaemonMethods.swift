@@ -28,8 +28,7 @@ public enum RPCDiscover: RPCMethodSpec {
         method, "This document: the methods this caller may use, their params, results and errors",
         result: "openrpcDocument", .object(["openrpc": .string(), "info": .any("OpenRPC info"), "methods": .array(.any("OpenRPC method")),
                                             "components": .any("OpenRPC components"), "x-notifications": .array(.any("A notification"))]),
-        example: ("the document", [:], ["openrpc": .string(ProtocolContract.openRPCVersion), "info": ["title": "petspotd", "version": "…"],
-                                        "methods": [], "components": [:], "x-notifications": []]))
+        example: ("the document, cut to daemon.info", [:], ProtocolExamples.document))
 }
 
 /// `daemon.info`: the daemon's name, version, protocol revision, providers and limits.
@@ -102,8 +101,7 @@ public enum DaemonInfo: RPCMethodSpec {
             "locationProviders": .array(.string()),
             "limits": .map(of: .integer(0...Int.max), "Each limit of docs/OPERATIONS.md by its name under limits"),
         ]),
-        example: ("the daemon", [:], ["name": "petspotd", "version": "0.1.0", "protocolVersion": .int(petspotProtocolVersion),
-                                      "locationProviders": ["gpsd"], "limits": ["maxLineBytes": 16_777_216]]))
+        example: ("the daemon", [:], Result(version: petspotdVersion, locationProviders: ["gpsd"], limits: ProtocolExamples.limits).json))
 }
 
 /// `species.list`: the species a report may name, in the locale's words.
@@ -131,5 +129,5 @@ public enum SpeciesList: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "The species a report may name, in the locale's words", params: [ProtocolContract.locale],
         result: "species", .object(["species": .array(.ref("Option"))]),
-        example: ("in Polish", ["locale": "pl"], ["species": [["id": "dog", "name": "Pies"]]]))
+        example: ("in Polish", LocaleParams(locale: .pl).json, Result(species: ProtocolExamples.speciesInPolish).json))
 }

@@ -69,7 +69,8 @@ public enum FlowStart: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "Starts a report on step chip", params: [ProtocolContract.locale],
         result: "flow", ProtocolContract.flowAnswer, errors: [.limitExceeded],
-        example: ("a new report", ["locale": "en"], ["flow": ProtocolContract.exampleFlow]))
+        example: ("a new report", LocaleParams(locale: .en).json,
+                  Result(flow: ProtocolExamples.active("chip", ProtocolExamples.chipScreen(.started), .started)).json))
 }
 
 /// `flow.get`: the flow as it is.
@@ -81,7 +82,8 @@ public enum FlowGet: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "The flow as it is: its screen and values", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: [.flowNotFound],
-        example: ("again", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow]))
+        example: ("on the summary", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(flow: ProtocolExamples.active("summary", ProtocolExamples.summaryScreen, .contacted)).json))
 }
 
 /// `flow.update`: sets fields of the current step.
@@ -114,7 +116,8 @@ public enum FlowUpdate: RPCMethodSpec {
         params: [ProtocolContract.flowID, .init("values", .map(of: .any("A field's value: a string, a number, a photo {data, filename?} or null")),
                                                 required: true, "Field name → value, for fields of the current step")],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors + [.limitExceeded],
-        example: ("a chip number", ["flowId": "f-1", "values": ["chipNumber": "616 09 1234 5678 9"]], ["flow": ProtocolContract.exampleFlow]))
+        example: ("a chip number", Params(flowId: ProtocolExamples.flowID, values: ["chipNumber": .string(ProtocolExamples.chipNumberTyped)]).json,
+                  Result(flow: ProtocolExamples.active("chip", ProtocolExamples.chipScreen(.chip), .chip)).json))
 }
 
 /// A photo as `flow.update` takes it under `values.photo`: the daemon decides its type by its
@@ -163,7 +166,8 @@ public enum FlowContinue: RPCMethodSpec {
         method, "Goes to the next step if the current one is complete; accepted false leaves it as it was, with field errors",
         params: [ProtocolContract.flowID], result: "continued", .object(["flow": .ref("Flow"), "accepted": .boolean]),
         errors: ProtocolContract.flowErrors,
-        example: ("to the photo", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow, "accepted": true]))
+        example: ("to the photo", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(flow: ProtocolExamples.active("photo", ProtocolExamples.photoScreen, .chip), accepted: true).json))
 }
 
 /// `flow.back`: the previous step; from chip, the flow is cancelled.
@@ -175,7 +179,8 @@ public enum FlowBack: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "Goes to the previous step; from chip the flow is cancelled", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
-        example: ("back", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow]))
+        example: ("from the photo back to the chip number", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(flow: ProtocolExamples.active("chip", ProtocolExamples.chipScreen(.chip), .chip)).json))
 }
 
 /// `flow.cancel`: the flow ends unfiled.
@@ -187,7 +192,7 @@ public enum FlowCancel: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "Cancels the flow; its id is forgotten", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
-        example: ("cancelled", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow]))
+        example: ("cancelled", Params(flowId: ProtocolExamples.cancelledFlowID).json, Result(flow: ProtocolExamples.cancelled).json))
 }
 
 /// `flow.requestLocation`: the coordinates from the location service.
@@ -236,8 +241,9 @@ public enum FlowRequestLocation: RPCMethodSpec {
         method, "Fills the coordinates from the location service (step description only)",
         params: [ProtocolContract.flowID, ProtocolContract.timeoutMs],
         result: "located", .object(["flow": .ref("Flow"), "location": .ref("Location")]), errors: ProtocolContract.flowErrors,
-        example: ("the GPS position", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow,
-                                                          "location": ["status": "timeout", "message": "No position came in time."]]))
+        example: ("the GPS position", Params(flowId: ProtocolExamples.flowID, timeoutMs: 5000).json,
+                  Result(flow: ProtocolExamples.active("description", ProtocolExamples.descriptionScreen(.located), .located),
+                         location: ProtocolExamples.fix).json))
 }
 
 /// `flow.dismissAlert`: closes the alert on the screen.
@@ -249,7 +255,8 @@ public enum FlowDismissAlert: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "Closes the alert on the screen", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
-        example: ("the alert closed", ["flowId": "f-1"], ["flow": ProtocolContract.exampleFlow]))
+        example: ("the location refused, its alert closed", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(flow: ProtocolExamples.active("description", ProtocolExamples.descriptionScreen(.described), .described)).json))
 }
 
 /// `flow.submit`: stores the report; again, the same report.
@@ -278,6 +285,6 @@ public enum FlowSubmit: RPCMethodSpec {
         method, "Stores the report (step summary only); again, the same report", params: [ProtocolContract.flowID],
         result: "submitted", .object(["flow": .ref("Flow"), "report": .ref("Report")]),
         errors: ProtocolContract.flowErrors + [.storageFailed, .limitExceeded],
-        example: ("filed", ["flowId": "f-1"], ["flow": ["id": "f-1", "state": "completed", "reportId": "r-1"],
-                                               "report": ProtocolContract.exampleReport]))
+        example: ("filed", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(flow: ProtocolExamples.completed, report: ProtocolExamples.report(.pending)).json))
 }

@@ -56,10 +56,7 @@ public enum LocationCurrent: RPCMethodSpec {
                  .init("maxAgeMs", .integer(Params.maxAgeRange), "The oldest fix to take; never more than location.maxAgeMs"),
                  ProtocolContract.locale],
         result: "location", .object(["location": .ref("Location")]),
-        example: ("a fix", [:], ["location": ["status": "ok", "fix": ["latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
-                                                                      "longitude": .number(JSONNumber(validatedLiteral: "21.01223")),
-                                                                      "source": "gpsd", "time": "2026-11-26T12:00:00Z"],
-                                              "message": "Position found."]]))
+        example: ("a fix", [:], Result(location: ProtocolExamples.fix).json))
 }
 
 /// `location.status`: the providers, their state and this caller's permission.
@@ -83,7 +80,8 @@ public enum LocationStatus: RPCMethodSpec {
             "timeoutMs": .integer(0...Int.max),
             "maxAgeMs": .integer(0...Int.max),
         ]),
-        example: ("gpsd", [:], ["enabled": true, "permission": "allowed",
-                                "providers": [["name": "gpsd", "state": "connected", "lastFixAgeMs": 120, "lastError": nil, "detail": "127.0.0.1:2947"]],
-                                "timeoutMs": 10000, "maxAgeMs": 2000]))
+        example: ("gpsd with a fix", [:], LocationStatusView(
+            enabled: true, permission: .allowed,
+            providers: [ProviderStatus(name: "gpsd", state: .connected, lastFixAgeMs: 120, lastError: nil, detail: "127.0.0.1:2947")],
+            timeoutMs: 10000, maxAgeMs: 2000).json))
 }

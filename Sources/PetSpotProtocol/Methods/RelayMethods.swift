@@ -108,7 +108,10 @@ public enum RelayClaim: RPCMethodSpec {
             "pending": .integer(0...Int.max),
         ]),
         errors: [.storageFailed],
-        example: ("nothing pending", ["limit": 100], ["reports": [], "claimTimeoutSeconds": 60, "pending": 0]))
+        example: ("one report with its photo", Params(limit: 100).json, Result(
+            reports: [Item(report: ProtocolExamples.report(.pending), ownerUID: 1000,
+                           photo: Photo(mediaType: "image/png", sha256: ProtocolExamples.photoSHA256, base64: ProtocolExamples.photoBase64))],
+            claimTimeoutSeconds: 60, pending: 1).json))
 }
 
 /// `relay.ack`: claimed reports the central database has committed.
@@ -159,7 +162,7 @@ public enum RelayAck: RPCMethodSpec {
         result: "acknowledged", .object(["delivered": .integer(0...RelayClaim.maxReportsRange.upperBound),
                                          "alreadyDelivered": .integer(0...RelayClaim.maxReportsRange.upperBound)]),
         errors: [.reportNotFound, .storageFailed],
-        example: ("one report", ["reportIds": ["r-1"]], ["delivered": 1, "alreadyDelivered": 0]))
+        example: ("one report", Params(reportIds: [ProtocolExamples.reportID]).json, Result(delivered: 1, alreadyDelivered: 0).json))
 }
 
 /// `relay.status`: the daemon's delivery counts.
@@ -198,5 +201,5 @@ public enum RelayStatus: RPCMethodSpec {
         result: "status", .object(["pending": .integer(0...Int.max), "claimed": .integer(0...Int.max),
                                    "delivered": .integer(0...Int.max), "lastDeliveredAt": .nullable(.string())]),
         errors: [.storageFailed],
-        example: ("all delivered", [:], ["pending": 0, "claimed": 0, "delivered": 12, "lastDeliveredAt": "2026-11-26T12:00:00Z"]))
+        example: ("all delivered", [:], Result(pending: 0, claimed: 0, delivered: 1, lastDeliveredAt: ProtocolExamples.deliveredAt).json))
 }

@@ -53,7 +53,8 @@ public enum ReportsList: RPCMethodSpec {
                  .init("cursor", .string(), "The cursor of the page before")],
         result: "page", .object(["reports": .array(.ref("Report")), "cursor": .nullable(.string("null at the end"))]),
         errors: [.storageFailed],
-        example: ("the first page", ["limit": 1], ["reports": [], "cursor": nil]))
+        example: ("the first page, the only one", Params(limit: 10).json,
+                  Result(reports: [ProtocolExamples.report(.pending)], cursor: nil).json))
 }
 
 /// `reports.get`: one of the caller's reports.
@@ -92,5 +93,6 @@ public enum ReportsGet: RPCMethodSpec {
     public static let contract = MethodContract(
         method, "One of the caller's reports", params: [.init("reportId", .string(), required: true, "The report's id")],
         result: "report", .object(["report": .ref("Report")]), errors: [.reportNotFound, .storageFailed],
-        example: ("a report", ["reportId": "r-1"], ["report": ProtocolContract.exampleReport]))
+        example: ("a report delivered", Params(reportId: ProtocolExamples.reportID).json,
+                  Result(report: ProtocolExamples.report(.delivered(at: ProtocolExamples.deliveredAt))).json))
 }

@@ -39,7 +39,7 @@ public enum LocationWatch: RPCMethodSpec {
         params: [ProtocolContract.locale],
         result: "watch", .object(["subscription": SubscriptionID.schema, "location": .ref("Location")]),
         errors: [.limitExceeded],
-        example: ("no fix yet", [:], ["subscription": "w1", "location": ["status": "timeout", "message": "No position came in time."]]))
+        example: ("a fix", [:], Result(subscription: ProtocolExamples.subscription, location: ProtocolExamples.fix).json))
 }
 
 /// `flow.watch`: the caller's flow now, then `flow.changed` after every change to it.
@@ -69,7 +69,9 @@ public enum FlowWatch: RPCMethodSpec {
         params: [ProtocolContract.flowID],
         result: "watch", .object(["subscription": SubscriptionID.schema, "flow": .ref("Flow")]),
         errors: [.flowNotFound, .limitExceeded],
-        example: ("a cancelled flow", ["flowId": "f-1"], ["subscription": "w1", "flow": ProtocolContract.exampleFlow]))
+        example: ("on the contact step", Params(flowId: ProtocolExamples.flowID).json,
+                  Result(subscription: ProtocolExamples.subscription,
+                         flow: ProtocolExamples.active("contact", ProtocolExamples.contactScreen, .located)).json))
 }
 
 /// `reports.watch`: `reports.changed` for each of the caller's reports filed or delivered.
@@ -95,7 +97,7 @@ public enum ReportsWatch: RPCMethodSpec {
         method, "reports.changed for each of the caller's reports filed or delivered from now on",
         result: "watch", .object(["subscription": SubscriptionID.schema]),
         errors: [.limitExceeded],
-        example: ("watching", [:], ["subscription": "w1"]))
+        example: ("watching", [:], Result(subscription: ProtocolExamples.subscription).json))
 }
 
 /// `relay.watch`: the undelivered count now, then `relay.pending` when reports become claimable.
@@ -125,7 +127,7 @@ public enum RelayWatch: RPCMethodSpec {
         method, "Undelivered reports now, then relay.pending when reports are filed (relay group only)",
         result: "watch", .object(["subscription": SubscriptionID.schema, "pending": .integer(0...Int.max)]),
         errors: [.limitExceeded, .storageFailed],
-        example: ("nothing pending", [:], ["subscription": "w1", "pending": 0]))
+        example: ("nothing pending", [:], Result(subscription: ProtocolExamples.subscription, pending: 0).json))
 }
 
 /// `unwatch`: ends one of this connection's watches.
@@ -163,5 +165,5 @@ public enum Unwatch: RPCMethodSpec {
         method, "Ends a watch of this connection; no notification of it follows the answer",
         params: [SubscriptionID.param],
         result: "unwatched", .object(["unwatched": .boolean]),
-        example: ("a watch", ["subscription": "w1"], ["unwatched": true]))
+        example: ("a watch", Params(subscription: ProtocolExamples.subscription).json, Result().json))
 }

@@ -26,10 +26,7 @@ public enum LocationChanged: RPCNotificationSpec {
     public static let contract = NotificationContract(
         notification, "Where the box is now, whenever that changes", watch: .locationWatch,
         params: [SubscriptionID.param, .init("location", .ref("Location"), required: true, "As location.current would answer now")],
-        example: ["subscription": "w1", "location": ["status": "ok", "fix": ["latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
-                                                                            "longitude": .number(JSONNumber(validatedLiteral: "21.01223")),
-                                                                            "source": "gpsd", "time": "2026-11-26T12:00:01Z"],
-                                                     "message": "Position found."]])
+        example: Params(subscription: ProtocolExamples.subscription, location: ProtocolExamples.fixLost).json)
 }
 
 /// `flow.changed`: the watched flow after a change from any connection of its owner; an ended
@@ -63,7 +60,7 @@ public enum FlowChanged: RPCNotificationSpec {
     public static let contract = NotificationContract(
         notification, "The watched flow after a change; an ended flow is the last notification of its watch", watch: .flowWatch,
         params: [SubscriptionID.param, .init("flow", .ref("Flow"), required: true, "As flow.get would answer now")],
-        example: ["subscription": "w1", "flow": ["id": "f-1", "state": "expired"]])
+        example: Params(subscription: ProtocolExamples.subscription, flow: ProtocolExamples.completed).json)
 }
 
 /// `reports.changed`: one of the caller's reports was filed or delivered; `overflow` when the
@@ -103,7 +100,7 @@ public enum ReportsChanged: RPCNotificationSpec {
         notification, "One of the caller's reports was filed or delivered; overflow: some were left out, list again", watch: .reportsWatch,
         params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
                  .init("report", .ref("Report"), "As reports.list gives it; absent with overflow")],
-        example: ["subscription": "w1", "change": "filed", "report": ProtocolContract.exampleReport])
+        example: Params(subscription: ProtocolExamples.subscription, change: .filed, report: ProtocolExamples.report(.pending)).json)
 }
 
 /// `relay.pending`: reports became claimable; how many are undelivered now.
@@ -130,7 +127,7 @@ public enum RelayPending: RPCNotificationSpec {
     public static let contract = NotificationContract(
         notification, "Reports became claimable; undelivered reports now, claimed or not (relay group only)", watch: .relayWatch,
         params: [SubscriptionID.param, .init("pending", .integer(0...Int.max), required: true, "Undelivered reports")],
-        example: ["subscription": "w1", "pending": 1])
+        example: Params(subscription: ProtocolExamples.subscription, pending: 1).json)
 }
 
 /// `watch.ended`: the daemon ended the watch on its own, and no more notifications of it come.
