@@ -28,6 +28,10 @@ let package = Package(
         // service's state, the language, where a setting is, and the way sizes and chip numbers are
         // written for people. The flow and the location service build them; clients draw them.
         .target(name: "PetSpotViews", dependencies: ["PetSpotJSON"]),
+        // The animal list's rules: what the public and staff may see of a report (positions,
+        // contacts, photos without metadata), distances and search boxes, the order and the
+        // cursor of its pages, the chip lookup key. Plain values and functions, no I/O.
+        .target(name: "PetSpotBoard", dependencies: ["PetSpotJSON", "PetSpotViews", "PetSpotFlow"]),
         // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the views' JSON, and
         // the contract of every method as a type: what daemon and clients both read and write.
         .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews"]),
@@ -104,6 +108,7 @@ let package = Package(
 
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
+        .testTarget(name: "PetSpotBoardTests", dependencies: ["PetSpotBoard", "PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotViews", "PetSpotJSON"]),
         .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
         .testTarget(name: "PetSpotLocationTests", dependencies: [
