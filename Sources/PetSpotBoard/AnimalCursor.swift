@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotViews
 
 /// Where the next page of an animal listing starts, and the query every page of it answers.
 ///

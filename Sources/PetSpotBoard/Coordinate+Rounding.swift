@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotViews
 
 /// Coarser coordinates for the public: rounding on the scaled integer, half away from zero as
 /// `DecimalLiteral.scaled(decimals:)` rounds what a client sends, so no binary floating point

@@ -1,5 +1,6 @@
 import PetSpotFlow
 import PetSpotJSON
+import PetSpotViews
 
 /// A position on the Earth, each coordinate to 5 decimals as the flow stores them: a report's
 /// last-seen position or the origin of a search.

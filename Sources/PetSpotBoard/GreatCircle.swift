@@ -1,3 +1,4 @@
+import PetSpotViews
 import PetSpotFlow
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import PetSpotViews
 import PetSpotFlow
 
 /// Who is looking at the animal list. Staff (members of `board.staffGroup`, at the shelter or vet

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotViews
 import Testing
 
 @testable import PetSpotBoard

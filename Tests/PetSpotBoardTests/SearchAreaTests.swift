@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotViews
 import Testing
 
 @testable import PetSpotBoard

@@ -79,8 +79,8 @@ struct ProtocolExamplesTests {
         let located = try Self.example(FlowRequestLocation.self)
         let fix = try #require(located.location.fix)
         #expect(located.location.status == .ok)
-        #expect(located.flow.active?.values["latitude"] == .number(fix.latitude))
-        #expect(located.flow.active?.values["longitude"] == .number(fix.longitude))
+        #expect(located.flow.active?.values["latitude"] == fix.latitude.json)
+        #expect(located.flow.active?.values["longitude"] == fix.longitude.json)
         let dismissed = try #require(try Self.example(FlowDismissAlert.self).flow.active)
         #expect(dismissed.values["latitude"] == .null && dismissed.values["longitude"] == .null)
     }

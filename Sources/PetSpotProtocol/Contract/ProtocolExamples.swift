@@ -166,7 +166,7 @@ enum ProtocolExamples {
         ReportView(id: reportID, flowID: flowID, submittedAt: submittedAt, values: values(.contacted), delivery: delivery)
     }
 
-    static let fix = LocationView(status: .ok, fix: .init(latitude: latitude, longitude: longitude, source: "gpsd", time: fixTime,
+    static let fix = LocationView(status: .ok, fix: .init(latitude: Coordinate(scaled: 5_222_968), longitude: Coordinate(scaled: 2_101_223), source: "gpsd", time: fixTime,
                                                           accuracy: JSONNumber(validatedLiteral: "4.2")),
                                   message: "Position found.")
     /// The receiver has gone quiet: its last fix is older than location.maxAgeMs.
