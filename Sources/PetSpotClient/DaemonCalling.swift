@@ -10,13 +10,13 @@ public protocol DaemonCalling: AnyObject {
 
 extension DaemonCalling {
     /// One request and its answer: the result, or the daemon's error.
-    public func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) throws(ClientError) -> Result<JSONValue, RPCError> {
-        try call(method.rawValue, params)
+    public func call(_ method: String) throws(ClientError) -> Result<JSONValue, RPCError> {
+        try call(method, JSONObject())
     }
 
     /// A call of `M`: its params written and its result read by the contract's types.
     public func call<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) throws(ClientError) -> Result<M.Result, RPCError> {
-        switch try call(M.method, params.json) {
+        switch try call(M.name, params.json) {
         case .success(let result): .success(try M.reading(result))
         case .failure(let error): .failure(error)
         }

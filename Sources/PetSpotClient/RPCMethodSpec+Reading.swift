@@ -8,7 +8,7 @@ extension RPCMethodSpec {
         do throws(FlowViewError) {
             return try Result(json: result)
         } catch {
-            throw ClientError("petspotd's answer to \(method.rawValue) does not fit the protocol: \(error)")
+            throw ClientError("petspotd's answer to \(name) does not fit the protocol: \(error)")
         }
     }
 }

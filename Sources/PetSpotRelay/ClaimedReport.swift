@@ -41,7 +41,7 @@ public struct ClaimBatch: Sendable, Equatable {
     }
 
     public init(result: JSONValue) throws(DaemonAnswerError) {
-        try self.init(try DaemonAnswerError.reading(RelayClaim.method, result, RelayClaim.Result.init(json:)))
+        try self.init(try DaemonAnswerError.reading(RelayClaim.name, result, RelayClaim.Result.init(json:)))
     }
 
     public init(_ claim: RelayClaim.Result) throws(DaemonAnswerError) {
@@ -58,11 +58,11 @@ public struct DaemonAnswerError: Error, Sendable, Equatable, CustomStringConvert
     public init(_ description: String) { self.description = description }
 
     /// `method`'s answer read with the contract's reader; a misfit names the method and the member.
-    static func reading<T>(_ method: RPCMethod, _ result: JSONValue, _ read: (JSONValue) throws(FlowViewError) -> T) throws(DaemonAnswerError) -> T {
+    static func reading<T>(_ method: String, _ result: JSONValue, _ read: (JSONValue) throws(FlowViewError) -> T) throws(DaemonAnswerError) -> T {
         do throws(FlowViewError) {
             return try read(result)
         } catch {
-            throw DaemonAnswerError("\(method.rawValue)'s answer: \(error)")
+            throw DaemonAnswerError("\(method)'s answer: \(error)")
         }
     }
 }

@@ -66,13 +66,13 @@ public final class DaemonLink: Sendable {
 
     /// A call of `M`; an answer that does not fit its result names the method and the member.
     public func call<M: RPCMethodSpec>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
-        try DaemonAnswerError.reading(M.method, try await call(M.method, params.json), M.Result.init(json:))
+        try DaemonAnswerError.reading(M.name, try await call(M.name, params.json), M.Result.init(json:))
     }
 
     /// One call on the link's thread; a failed connection is dropped so that the next call
     /// connects anew. Cancelling the calling task cuts a call that waits on the daemon short
     /// (the socket is shut down under it), so that a stop never waits for a daemon that hangs.
-    public func call(_ method: RPCMethod, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
+    public func call(_ method: String, _ params: JSONObject = JSONObject()) async throws -> JSONValue {
         let socketPath = self.socketPath, timeout = self.timeout, maxLineBytes = self.maxLineBytes
         let interrupt = CallInterrupt()
         let outcome: Result<JSONValue, RPCError> = try await withTaskCancellationHandler {
@@ -101,7 +101,7 @@ public final class DaemonLink: Sendable {
         }
         switch outcome {
         case .success(let value): return value
-        case .failure(let error): throw DaemonRefused(method: method.rawValue, error: error)
+        case .failure(let error): throw DaemonRefused(method: method, error: error)
         }
     }
 }

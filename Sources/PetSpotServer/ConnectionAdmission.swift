@@ -8,7 +8,7 @@ import PetSpotProtocol
 /// reload applies to every connection opened after it.
 struct ConnectionAdmission: Sendable {
     let services: DaemonServices
-    let router: RequestRouter
+    let routes: Routes
     let tracker: ConnectionTracker
     let buffers: ClientMemoryBudget
     let faults: FaultLog
@@ -42,8 +42,8 @@ struct ConnectionAdmission: Sendable {
         let account = ClientMemoryAccount(budget: buffers, uid: peer.uid)
         let handlers: [any ChannelHandler] = [
             ByteToMessageHandler(LineFrameDecoder(maxLineBytes: limits.maxLineBytes, account: account)),
-            ConnectionHandler(router: router, peer: peer, limits: limits, logger: logger, socketCookie: cookie, account: account,
-                              eventLoop: channel.eventLoop),
+            ConnectionHandler(routes: routes, services: services, peer: peer, limits: limits, logger: logger, socketCookie: cookie,
+                              account: account, eventLoop: channel.eventLoop),
         ]
         try channel.pipeline.syncOperations.addHandlers(handlers)
         // Accepted while the daemon began to stop: drained like the others.

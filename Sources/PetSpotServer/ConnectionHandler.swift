@@ -24,7 +24,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
 
-    private let answering: any LineAnswering
+    private let responder: any Responding
+    typealias RunLater = (@escaping @Sendable () async -> ByteBuffer?, any EventLoop) -> EventLoopFuture<ByteBuffer?>
+    private let runLater: RunLater
     private let peer: Peer
     private let limits: DaemonConfiguration.Limits
     private let logger: Logger
@@ -79,21 +81,25 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var outputRecount: Scheduled<Void>?
     static let outputRecountInterval = TimeAmount.milliseconds(100)
 
-    convenience init(router: RequestRouter, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
-                     account: ClientMemoryAccount? = nil, eventLoop: any EventLoop)
+    convenience init(routes: Routes, services: DaemonServices, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger,
+                     socketCookie: UInt64? = nil, account: ClientMemoryAccount? = nil, eventLoop: any EventLoop)
     {
         let logger = Self.connectionLogger(logger, peer: peer)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: eventLoop)
         let subscriber = Subscriber(peer: peer) { eventLoop.execute { target.value?.notificationsWaiting() } }
-        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits, subscriber: subscriber),
+        self.init(responder: Responder(routes: routes, services: services, peer: peer, logger: logger, subscriber: subscriber),
                   peer: peer, limits: limits, logger: logger, socketCookie: socketCookie, account: account,
-                  watches: (subscriber, router.services.subscriptions, target))
+                  watches: (subscriber, services.subscriptions, target))
     }
 
-    init(answering: any LineAnswering, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
-         account: ClientMemoryAccount? = nil, watches: (Subscriber, SubscriptionHub, NIOLoopBoundBox<ConnectionHandler?>)? = nil)
+    /// `runLater` runs an answer's work off the event loop and completes on it: a task, or in
+    /// tests of the handler alone, a promise the test fulfils when it chooses.
+    init(responder: any Responding, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger, socketCookie: UInt64? = nil,
+         account: ClientMemoryAccount? = nil, watches: (Subscriber, SubscriptionHub, NIOLoopBoundBox<ConnectionHandler?>)? = nil,
+         runLater: @escaping RunLater = { work, eventLoop in eventLoop.makeFutureWithTask(work) })
     {
-        self.answering = answering
+        self.responder = responder
+        self.runLater = runLater
         self.account = account
         self.peer = peer
         self.limits = limits
@@ -311,12 +317,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             account?.released(size)
             return
         }
-        switch answering.answer(frame, draining: draining, on: context.eventLoop) {
+        switch responder.answer(frame, draining: draining) {
         case .now(let answer):
             account?.released(size)
             write(answer, context: context)
-        case .later(let answer):
-            wait(for: answer, holding: size, context: context)
+        case .later(let work):
+            wait(for: runLater(work, context.eventLoop), holding: size, context: context)
         }
     }
 

@@ -65,13 +65,13 @@ public final class Daemon: Sendable {
         }
         let services = DaemonServices(settings: settings, registry: registry, store: store, photoSpool: photoSpool, clock: clock, subscriptions: subscriptions)
         let faults = FaultLog(logger: logger, interval: .seconds(configuration.logFaultIntervalSeconds), clock: clock)
-        let router = RequestRouter(services: services, faults: faults)
+        let routes = Routes.daemon(services: services, faults: RequestFaults(log: faults, databasePath: configuration.databasePath))
         let tracker = ConnectionTracker(maxConnections: limits.maxConnections)
         let buffers = ClientMemoryBudget(limits: limits.bufferBudget)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops(cores: System.coreCount))
 
         FileDescriptorLimit.ensure(maxConnections: limits.maxConnections, logger: logger)
-        let admission = ConnectionAdmission(services: services, router: router, tracker: tracker, buffers: buffers, faults: faults, logger: logger)
+        let admission = ConnectionAdmission(services: services, routes: routes, tracker: tracker, buffers: buffers, faults: faults, logger: logger)
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)

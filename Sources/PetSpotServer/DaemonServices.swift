@@ -70,13 +70,13 @@ public final class DaemonServices: Sendable {
     public var limits: DaemonConfiguration.Limits { runtime.withLockedValue { $0.configuration.limits } }
 
     /// What a request needs of the settings before its handler runs, read under one lock:
-    /// whether `peer` is a relay and the limits its params are read with.
-    func requestSettings(for peer: Peer) -> (isRelay: Bool, bounds: ParamBounds) {
-        let (gid, bounds) = runtime.withLockedValue { settings in
-            (settings.relayGroupID, ParamBounds(locationTimeoutMs: settings.configuration.locationTimeoutMs,
-                                                maxReportsPage: settings.configuration.limits.maxReportsPage))
+    /// whether `peer` is a relay, the limits in force and the bounds its params are read with.
+    func requestSettings(for peer: Peer) -> RequestSettings {
+        let (gid, limits, locationTimeoutMs) = runtime.withLockedValue { settings in
+            (settings.relayGroupID, settings.configuration.limits, settings.configuration.locationTimeoutMs)
         }
-        return (gid.map { peer.isMember(of: $0) } ?? false, bounds)
+        return RequestSettings(isRelay: gid.map { peer.isMember(of: $0) } ?? false, limits: limits,
+                               bounds: ParamBounds(locationTimeoutMs: locationTimeoutMs, maxReportsPage: limits.maxReportsPage))
     }
 
     /// Puts reloaded settings in force; returns the ones they replace.

@@ -7,11 +7,11 @@ extension Logger {
     /// request's method and id in its metadata, as Hummingbird gives each request a logger of
     /// its own. Made when a request has something to log, not for every request: the copy and
     /// its metadata cost allocations, and most requests log nothing.
-    func forRequest(_ request: RPCRequest) -> Logger {
+    func forRequest(method: String, id: JSONValue?) -> Logger {
         var logger = self
-        logger[metadataKey: "method"] = .string(request.method)
+        logger[metadataKey: "method"] = .string(method)
         // The id as the client sent it: a string as it is, a number as written.
-        if let id = request.id { logger[metadataKey: "requestId"] = .string(id.stringValue ?? JSONWriter.string(id)) }
+        if let id { logger[metadataKey: "requestId"] = .string(id.stringValue ?? JSONWriter.string(id)) }
         return logger
     }
 }

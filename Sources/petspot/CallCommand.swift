@@ -25,7 +25,7 @@ struct CallCommand: ParsableCommand {
     var list = false
     // Completion knows the methods this build was made with; --list asks the daemon itself.
     @Argument(help: "The method, e.g. daemon.info or flow.start.",
-              completion: .list(RPCMethod.allCases.filter { !$0.isRelay }.map(\.rawValue)))
+              completion: .list(ProtocolMethods.offered(toRelay: false).map { $0.name }))
     var method: String?
     @Argument(help: "The parameters as a JSON object, e.g. '{\"flowId\":\"…\"}'.") var params: String?
 

@@ -9,7 +9,7 @@ extension DaemonCalling {
         do {
             switch try call(method, params) {
             case .success(let result): return result
-            case .failure(let error): fail("petspot: \(M.method.rawValue): \(error.message) [\(error.kind.rawValue)]", code: ExitStatus.failure)
+            case .failure(let error): fail("petspot: \(M.name): \(error.message) [\(error.kind.rawValue)]", code: ExitStatus.failure)
             }
         } catch {
             fail("petspot: \(error.description)", code: ExitStatus.unavailable)

@@ -50,7 +50,7 @@ struct OpenRPCTests {
         let document = try r.call("rpc.discover")
         #expect(document["openrpc"] == "1.3.2")
         let names = document["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(names == RPCMethod.allCases.map(\.rawValue), "every method, relay ones too for the relay group")
+        #expect(names == ProtocolMethods.all.map { $0.name }, "every method, relay ones too for the relay group")
 
         try r.call("daemon.info")
         try r.call("species.list", ["locale": "pl"])
@@ -101,7 +101,7 @@ struct OpenRPCTests {
         try d.call("location.current")
 
         let answers = r.answers + d.answers
-        #expect(Set(answers.compactMap { $0["method"]?.stringValue }) == Set(RPCMethod.allCases.map(\.rawValue)), "every method answered")
+        #expect(Set(answers.compactMap { $0["method"]?.stringValue }) == Set(ProtocolMethods.all.map { $0.name }), "every method answered")
         let checked = try check(document, answers: answers)
         #expect(checked.status == 0, "\(checked.output)")
         #expect(checked.output.contains("\(answers.count) answers"), "\(checked.output)")
@@ -193,7 +193,7 @@ struct OpenRPCTests {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(names == RPCMethod.allCases.filter { !$0.isRelay }.map(\.rawValue))
+        #expect(names == ProtocolMethods.offered(toRelay: false).map { $0.name })
         #expect(try conn.result("daemon.info")["protocolVersion"] == 3)
         let notifications = try conn.result("rpc.discover")["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(notifications == ["location.changed", "flow.changed", "reports.changed"])

@@ -72,8 +72,8 @@ struct ProtocolDocExamplesTests {
         let blocks = try Self.blocks()
         let replayed = blocks.filter(\.replayed).flatMap(\.exchanges)
         let requests = replayed.map(\.request).joined(separator: "\n")
-        for method in RPCMethod.allCases {
-            #expect(requests.contains("\"method\":\"\(method.rawValue)\""), "no replayed example calls \(method.rawValue)")
+        for method in ProtocolMethods.all {
+            #expect(requests.contains("\"method\":\"\(method.name)\""), "no replayed example calls \(method.name)")
         }
         let answers = replayed.compactMap(\.expected).joined(separator: "\n")
         let shown = blocks.flatMap(\.exchanges).compactMap(\.expected).joined(separator: "\n")

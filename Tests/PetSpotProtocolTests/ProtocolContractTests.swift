@@ -5,9 +5,11 @@ import Testing
 
 @Suite("The protocol's contract")
 struct ProtocolContractTests {
-    @Test("every method has exactly one entry, in RPCMethod's order, and every error kind a component")
+    @Test("every method type has exactly one entry, in the list's order, names unique, and every error kind a component")
     func oneEntryPerMethod() {
-        #expect(ProtocolContract.methods.map(\.method) == RPCMethod.allCases)
+        let names = ProtocolMethods.all.map { $0.name }
+        #expect(ProtocolContract.methods.map(\.name) == names)
+        #expect(Set(names).count == names.count)
         let document = ProtocolContract.openRPC(version: "test", relay: true)
         let errors = document["components"]?["errors"]?.objectValue?.keys ?? []
         #expect(errors == RPCErrorKind.allCases.map(\.rawValue))
@@ -41,24 +43,27 @@ struct ProtocolContractTests {
     func params() {
         for contract in ProtocolContract.methods {
             let names = contract.params.map(\.name)
-            #expect(Set(names).count == names.count, "\(contract.method)")
+            #expect(Set(names).count == names.count, "\(contract.name)")
             let required = Set(contract.params.filter(\.required).map(\.name))
-            #expect(Set(contract.example.params.keys).isSubset(of: Set(names)), "\(contract.method)")
-            #expect(required.isSubset(of: Set(contract.example.params.keys)), "\(contract.method)")
+            #expect(Set(contract.example.params.keys).isSubset(of: Set(names)), "\(contract.name)")
+            #expect(required.isSubset(of: Set(contract.example.params.keys)), "\(contract.name)")
         }
     }
 
-    @Test("no method name is written in Sources/ but in RPCMethod: the programs call methods by the contract's names")
+    @Test("each method's name is written once in Sources/, by its type: the programs call methods by the contract's types")
     func methodNamesWrittenOnce() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 100)
-        for file in files where file != "PetSpotProtocol/RPCMethod.swift" {
+        var written: [String: [String]] = [:]
+        for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for method in RPCMethod.allCases {
-                #expect(!text.contains("\"\(method.rawValue)\""), "\(file) writes \"\(method.rawValue)\"; use RPCMethod.\(method)")
-            }
+            for spec in ProtocolMethods.all where text.contains("\"\(spec.name)\"") { written[spec.name, default: []].append(file) }
+        }
+        for spec in ProtocolMethods.all {
+            #expect(written[spec.name]?.count == 1 && written[spec.name]?.first?.hasPrefix("PetSpotProtocol/Methods/") == true,
+                    "\"\(spec.name)\" is written in \(written[spec.name] ?? []); use \(spec).name")
         }
     }
 
@@ -70,23 +75,23 @@ struct ProtocolContractTests {
         let headings = text.split(separator: "\n").filter { $0.hasPrefix("### ") }.map { String($0.dropFirst(4)) }
         // A method's heading is its name alone; other headings of that level are words.
         let methods = headings.filter { !$0.contains(" ") }
-        #expect(Set(methods) == Set(ProtocolContract.methods.map(\.method.rawValue)))
+        #expect(Set(methods) == Set(ProtocolContract.methods.map(\.name)))
 
         // Each section opens by naming its params as the contract has them: `name` when
         // required, `name?` when not, or "No parameters."
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for contract in ProtocolContract.methods {
-            guard let heading = lines.firstIndex(of: "### \(contract.method.rawValue)") else { continue }
+            guard let heading = lines.firstIndex(of: "### \(contract.name)") else { continue }
             let opening = lines[(heading + 2)...].prefix { !$0.isEmpty }.joined(separator: " ")
             if contract.params.isEmpty {
-                #expect(opening.contains("No parameters."), "\(contract.method.rawValue): \(opening)")
+                #expect(opening.contains("No parameters."), "\(contract.name): \(opening)")
             }
             for param in contract.params {
                 let written = "`\(param.name)\(param.required ? "" : "?")`"
-                #expect(opening.contains(written), "\(contract.method.rawValue) does not open with \(written): \(opening)")
+                #expect(opening.contains(written), "\(contract.name) does not open with \(written): \(opening)")
             }
             let optional = opening.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 && $0.element.hasSuffix("?") }
-            #expect(Set(optional.map { String($0.element.dropLast()) }).isSubset(of: Set(contract.params.map(\.name))), "\(contract.method.rawValue)")
+            #expect(Set(optional.map { String($0.element.dropLast()) }).isSubset(of: Set(contract.params.map(\.name))), "\(contract.name)")
         }
     }
 
@@ -113,16 +118,18 @@ struct ProtocolContractTests {
         try method.check()
     }
 
-    @Test("the method types are the contract: one per RPCMethod, in its order")
-    func oneTypePerMethod() {
-        #expect(ProtocolMethods.all.map { $0.method } == RPCMethod.allCases)
-        #expect(ProtocolContract.methods.map(\.method) == RPCMethod.allCases)
+    @Test("the relay group alone is offered the relay methods, in the list's order")
+    func visibility() {
+        let relay = ProtocolMethods.all.filter { $0.visibility == .relayGroup }.map { $0.name }
+        #expect(relay == ["relay.claim", "relay.ack", "relay.status", "relay.watch"])
+        #expect(ProtocolMethods.offered(toRelay: true).map { $0.name } == ProtocolMethods.all.map { $0.name })
+        #expect(ProtocolMethods.offered(toRelay: false).map { $0.name } == ProtocolMethods.all.map { $0.name }.filter { !relay.contains($0) })
     }
 
     @Test("params the contract does not name are refused, naming the member")
     func unknownParams() {
         for spec in ProtocolMethods.all {
-            #expect(throws: RPCError.self, "\(spec.method.rawValue)") { try MethodCase.readParams(spec, ["nonsense": 1]) }
+            #expect(throws: RPCError.self, "\(spec.name)") { try MethodCase.readParams(spec, ["nonsense": 1]) }
         }
     }
 }
@@ -130,7 +137,7 @@ struct ProtocolContractTests {
 /// One method type, opened so that a test can call its generic readers.
 struct MethodCase: Sendable, CustomStringConvertible {
     let spec: any RPCMethodSpec.Type
-    var description: String { spec.method.rawValue }
+    var description: String { spec.name }
 
     init(_ spec: any RPCMethodSpec.Type) {
         self.spec = spec

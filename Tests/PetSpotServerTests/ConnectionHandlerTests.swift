@@ -15,20 +15,28 @@ struct ConnectionHandlerTests {
     /// Answers a line with its own text at once, or, for a line starting "slow", when the test
     /// releases it. A line taken in hand while the daemon is stopping is answered "refused …" at
     /// once, as the daemon refuses it `shuttingDown`.
-    final class HeldAnswers: LineAnswering {
+    final class HeldAnswers: Responding {
         /// The lines asked about, in order; "(stopping)" after those asked while draining.
         private(set) var asked: [String] = []
         private var held: [String: EventLoopPromise<ByteBuffer?>] = [:]
+        /// The slow line whose work the handler runs next.
+        private var slow: String?
 
-        func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer {
+        func answer(_ frame: LineFrame, draining: Bool) -> Answer {
             guard case .line(let buffer) = frame else { return .now(ByteBuffer(bytes: JSONWriter.bytes("too long"))) }
             let line = String(buffer: buffer)
             asked.append(draining ? line + " (stopping)" : line)
             if draining { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string("refused " + line)))) }
             guard line.hasPrefix("slow") else { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string(line)))) }
+            slow = line
+            return .later { nil }
+        }
+
+        /// The handler's way to run a slow line's work: a promise the test fulfils with `release`.
+        func runLater(_ work: @escaping @Sendable () async -> ByteBuffer?, _ eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
             let promise = eventLoop.makePromise(of: ByteBuffer?.self)
-            held[line] = promise
-            return .later(promise.futureResult)
+            if let line = slow.take() { held[line] = promise }
+            return promise.futureResult
         }
 
         func release(_ line: String) throws {
@@ -43,8 +51,8 @@ struct ConnectionHandlerTests {
 
     init() throws {
         channel = EmbeddedChannel(handler: ConnectionHandler(
-            answering: answers, peer: Peer(pid: 1, uid: 1000, gid: 1000), limits: DaemonConfiguration.Limits(),
-            logger: Logger(label: "test")))
+            responder: answers, peer: Peer(pid: 1, uid: 1000, gid: 1000), limits: DaemonConfiguration.Limits(),
+            logger: Logger(label: "test"), runLater: answers.runLater))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     }
 
@@ -178,8 +186,8 @@ struct ConnectionHandlerTests {
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
         let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
         let channel = EmbeddedChannel(handler: ConnectionHandler(
-            answering: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"), account: account,
-            watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target)), loop: loop)
+            responder: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"), account: account,
+            watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target), runLater: answers.runLater), loop: loop)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: "slow 1"))))
         channel.pipeline.syncOperations.fireChannelReadComplete()

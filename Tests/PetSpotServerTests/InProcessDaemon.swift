@@ -12,12 +12,12 @@ import Synchronization
 import Testing
 
 /// The daemon's request path in process, without a socket: a line in, the answer line out,
-/// through `RequestContext` and `RequestRouter` as a connection uses them, with a real report
+/// through `Responder` and the daemon's `Routes` as a connection uses them, with a real report
 /// store in a temporary directory and a manual clock. Flow ids are "flow-a", "flow-b", … in
 /// the order the flows start (reports take ids from the same counter).
 final class InProcessDaemon: Sendable {
     let services: DaemonServices
-    let router: RequestRouter
+    let routes: Routes
     let directory: URL
     let peer = Peer(pid: 1, uid: 1000, gid: 1000)
     /// Members of this group are relays.
@@ -39,17 +39,19 @@ final class InProcessDaemon: Sendable {
                                   registry: FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),
                                   store: store, photoSpool: try PhotoSpool.beside(databasePath: directory.appendingPathComponent("reports.sqlite").path), clock: clock,
                                   makeID: { "flow-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8(next.next()))) })
-        router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))
+        routes = Routes.daemon(services: services, faults: RequestFaults(log: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock),
+                                                                   databasePath: directory.appendingPathComponent("reports.sqlite").path))
     }
 
-    private func context(_ peer: Peer?) -> RequestContext {
-        RequestContext(router: router, peer: peer ?? self.peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false)
+    /// What a connection of `peer` answers with.
+    func responder(_ peer: Peer? = nil) -> Responder {
+        Responder(routes: routes, services: services, peer: peer ?? self.peer, logger: Logger(label: "test"), subscriber: nil)
     }
 
     /// The answer line for `line` (without its newline), which must be ready at once: it only
     /// touches memory, so the daemon writes it on the event loop.
     func answer(_ line: String, as peer: Peer? = nil) throws -> String {
-        guard case .now(let bytes) = context(peer).respond(line: ByteBuffer(string: line)) else {
+        guard case .now(let bytes) = responder(peer).respond(line: ByteBuffer(string: line), draining: false) else {
             Issue.record("\(line) did not answer at once")
             return ""
         }
@@ -58,12 +60,18 @@ final class InProcessDaemon: Sendable {
 
     /// The answer line for `line`, whether ready at once or later.
     func answerAnyTime(_ line: String, as peer: Peer? = nil) async throws -> String {
-        String(buffer: try #require(await context(peer).respond(line: ByteBuffer(string: line)).value))
+        String(buffer: try #require(await responder(peer).respond(line: ByteBuffer(string: line), draining: false).bytes))
     }
 
     /// Calls `method` with `params` (request id 1) and gives the answer's result or error.
-    func call(_ method: RPCMethod, _ params: JSONObject = [:], as peer: Peer? = nil) async throws -> RPCResponse {
-        let line = JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": .string(method.rawValue), "params": .object(params)])
+    func call(_ method: any RPCMethodSpec.Type, _ params: JSONObject = [:], as peer: Peer? = nil) async throws -> RPCResponse {
+        let line = JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": .string(method.name), "params": .object(params)])
+        return try #require(RPCResponse(json: try JSONParser.parse(try await answerAnyTime(line, as: peer))))
+    }
+
+    /// Calls a method by a name the protocol may not have.
+    func callNamed(_ name: String, _ params: JSONObject = [:], as peer: Peer? = nil) async throws -> RPCResponse {
+        let line = JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": .string(name), "params": .object(params)])
         return try #require(RPCResponse(json: try JSONParser.parse(try await answerAnyTime(line, as: peer))))
     }
 

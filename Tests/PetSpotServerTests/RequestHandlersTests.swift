@@ -31,9 +31,25 @@ struct RequestHandlersTests {
         return error
     }
 
+    @Test("the route table has one handler for each method of the protocol's list, and none for any other")
+    func oneRoutePerMethod() async throws {
+        let daemon = try await InProcessDaemon()
+        let names = ProtocolMethods.all.map { $0.name }
+        #expect(daemon.routes.names.sorted() == names.sorted())
+        for spec in ProtocolMethods.all {
+            #expect(daemon.routes.route(spec.name, relay: true) != nil)
+            #expect((daemon.routes.route(spec.name, relay: false) != nil) == (spec.visibility == .everyone), "\(spec.name)")
+        }
+        // The "no method" error lists what this caller may call, from the same list.
+        let unknown = try error(await daemon.callNamed("flow.nope", as: user))
+        #expect(unknown.kind == .methodNotFound)
+        #expect(unknown.message.hasSuffix("the methods are " + ProtocolMethods.offered(toRelay: false).map { $0.name }.joined(separator: ", ")))
+        try await daemon.close()
+    }
+
     /// A flow walked to its summary with valid values; its id.
     func prepared(_ daemon: InProcessDaemon) async throws -> String {
-        let id = try #require(try result(await daemon.call(.flowStart))["flow"]?["id"]?.stringValue)
+        let id = try #require(try result(await daemon.call(FlowStart.self))["flow"]?["id"]?.stringValue)
         let flowID = JSONValue.string(id)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 120)
         let steps: [JSONObject] = [
@@ -43,8 +59,8 @@ struct RequestHandlersTests {
             ["contactEmail": "owner@example.org"],
         ]
         for values in steps {
-            _ = try result(await daemon.call(.flowUpdate, ["flowId": flowID, "values": .object(values)]))
-            #expect(try result(await daemon.call(.flowContinue, ["flowId": flowID]))["accepted"] == true, "\(values)")
+            _ = try result(await daemon.call(FlowUpdate.self, ["flowId": flowID, "values": .object(values)]))
+            #expect(try result(await daemon.call(FlowContinue.self, ["flowId": flowID]))["accepted"] == true, "\(values)")
         }
         return id
     }
@@ -54,11 +70,11 @@ struct RequestHandlersTests {
     @Test("rpc.discover gives the contract's document, with the relay methods only to a relay; daemon.info its protocol version")
     func daemonArea() async throws {
         let daemon = try await InProcessDaemon()
-        #expect(try result(await daemon.call(.rpcDiscover, as: user)) == ProtocolContract.openRPC(version: petspotdVersion, relay: false))
-        #expect(try result(await daemon.call(.rpcDiscover, as: relay)) == ProtocolContract.openRPC(version: petspotdVersion, relay: true))
-        #expect(try result(await daemon.call(.daemonInfo))["protocolVersion"] == .int(petspotProtocolVersion))
-        #expect(try result(await daemon.call(.speciesList, ["locale": "pl"]))["species"]?.arrayValue?.first?["name"] == "Pies")
-        let extra = try error(await daemon.call(.daemonInfo, ["verbose": true]))
+        #expect(try result(await daemon.call(RPCDiscover.self, as: user)) == ProtocolContract.openRPC(version: petspotdVersion, relay: false))
+        #expect(try result(await daemon.call(RPCDiscover.self, as: relay)) == ProtocolContract.openRPC(version: petspotdVersion, relay: true))
+        #expect(try result(await daemon.call(DaemonInfo.self))["protocolVersion"] == .int(petspotProtocolVersion))
+        #expect(try result(await daemon.call(SpeciesList.self, ["locale": "pl"]))["species"]?.arrayValue?.first?["name"] == "Pies")
+        let extra = try error(await daemon.call(DaemonInfo.self, ["verbose": true]))
         #expect(extra.kind == .invalidParams && extra.parameter == "verbose")
         // Memory only: ready at once, written on the event loop.
         _ = try daemon.answer(#"{"jsonrpc":"2.0","id":1,"method":"daemon.info"}"#)
@@ -71,21 +87,21 @@ struct RequestHandlersTests {
     @Test("flow methods: the flow's own refusals, another user's flow and the registry's limit, each as the client sees it")
     func flowArea() async throws {
         let daemon = try await InProcessDaemon()
-        let id = try #require(try result(await daemon.call(.flowStart))["flow"]?["id"]?.stringValue)
-        let wrongField = try error(await daemon.call(.flowUpdate, ["flowId": .string(id), "values": ["contactEmail": "a@b.c"]]))
+        let id = try #require(try result(await daemon.call(FlowStart.self))["flow"]?["id"]?.stringValue)
+        let wrongField = try error(await daemon.call(FlowUpdate.self, ["flowId": .string(id), "values": ["contactEmail": "a@b.c"]]))
         #expect(wrongField.kind == .wrongStep || wrongField.kind == .invalidParams, "\(wrongField)")
-        let early = try error(await daemon.call(.flowSubmit, ["flowId": .string(id)]))
+        let early = try error(await daemon.call(FlowSubmit.self, ["flowId": .string(id)]))
         #expect(early.kind == .wrongStep)
-        let locationTooSoon = try error(await daemon.call(.flowRequestLocation, ["flowId": .string(id)]))
+        let locationTooSoon = try error(await daemon.call(FlowRequestLocation.self, ["flowId": .string(id)]))
         #expect(locationTooSoon.kind == .wrongStep)
-        let notYours = try error(await daemon.call(.flowGet, ["flowId": .string(id)], as: otherUser))
+        let notYours = try error(await daemon.call(FlowGet.self, ["flowId": .string(id)], as: otherUser))
         #expect(notYours.kind == .flowNotFound && notYours.parameter == "flowId")
         // The registry holds 10 flows (InProcessDaemon): the 11th is refused, naming the limit.
-        for _ in 1..<10 { _ = try result(await daemon.call(.flowStart)) }
-        let limit = try error(await daemon.call(.flowStart))
+        for _ in 1..<10 { _ = try result(await daemon.call(FlowStart.self)) }
+        let limit = try error(await daemon.call(FlowStart.self))
         #expect(limit.kind == .limitExceeded && limit.details["limit"] == "limits.maxFlows" && limit.details["max"] == 10)
-        #expect(try result(await daemon.call(.flowCancel, ["flowId": .string(id)]))["flow"]?["state"] == "cancelled")
-        #expect(try error(await daemon.call(.flowGet, ["flowId": .string(id)])).kind == .flowNotFound)
+        #expect(try result(await daemon.call(FlowCancel.self, ["flowId": .string(id)]))["flow"]?["state"] == "cancelled")
+        #expect(try error(await daemon.call(FlowGet.self, ["flowId": .string(id)])).kind == .flowNotFound)
         try await daemon.close()
     }
 
@@ -95,30 +111,30 @@ struct RequestHandlersTests {
     func reportsAndRelayAreas() async throws {
         let daemon = try await InProcessDaemon()
         let id = try await prepared(daemon)
-        let submitted = try result(await daemon.call(.flowSubmit, ["flowId": .string(id)]))
+        let submitted = try result(await daemon.call(FlowSubmit.self, ["flowId": .string(id)]))
         let reportID = try #require(submitted["report"]?["id"]?.stringValue)
         #expect(submitted["flow"]?["state"] == "completed")
         // Submitting again gives the same report.
-        #expect(try result(await daemon.call(.flowSubmit, ["flowId": .string(id)]))["report"]?["id"] == .string(reportID))
+        #expect(try result(await daemon.call(FlowSubmit.self, ["flowId": .string(id)]))["report"]?["id"] == .string(reportID))
 
-        let list = try result(await daemon.call(.reportsList))
+        let list = try result(await daemon.call(ReportsList.self))
         #expect(list["reports"]?.arrayValue?.count == 1 && list["cursor"] == .null)
-        #expect(try result(await daemon.call(.reportsGet, ["reportId": .string(reportID)]))["report"]?["id"] == .string(reportID))
-        #expect(try result(await daemon.call(.reportsList, as: otherUser))["reports"] == [])
-        let missing = try error(await daemon.call(.reportsGet, ["reportId": .string(reportID)], as: otherUser))
+        #expect(try result(await daemon.call(ReportsGet.self, ["reportId": .string(reportID)]))["report"]?["id"] == .string(reportID))
+        #expect(try result(await daemon.call(ReportsList.self, as: otherUser))["reports"] == [])
+        let missing = try error(await daemon.call(ReportsGet.self, ["reportId": .string(reportID)], as: otherUser))
         #expect(missing.kind == .reportNotFound && missing.parameter == "reportId")
-        let cursor = try error(await daemon.call(.reportsList, ["cursor": "not-a-cursor"]))
+        let cursor = try error(await daemon.call(ReportsList.self, ["cursor": "not-a-cursor"]))
         #expect(cursor.kind == .invalidParams && cursor.parameter == "cursor")
 
-        let hidden = try error(await daemon.call(.relayClaim, as: user))
+        let hidden = try error(await daemon.call(RelayClaim.self, as: user))
         #expect(hidden.kind == .methodNotFound)
-        let claim = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
+        let claim = try RelayClaim.Result(json: try result(await daemon.call(RelayClaim.self, as: relay)))
         #expect(claim.reports.map(\.report.id) == [reportID] && claim.reports.first?.photo?.mediaType == "image/png")
-        let unknown = try error(await daemon.call(.relayAck, ["reportIds": ["no-such-report"]], as: relay))
+        let unknown = try error(await daemon.call(RelayAck.self, ["reportIds": ["no-such-report"]], as: relay))
         #expect(unknown.kind == .reportNotFound && unknown.parameter == "reportIds")
-        let ack = try RelayAck.Result(json: try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay)))
+        let ack = try RelayAck.Result(json: try result(await daemon.call(RelayAck.self, ["reportIds": [.string(reportID)]], as: relay)))
         #expect(ack == RelayAck.Result(delivered: 1, alreadyDelivered: 0))
-        let status = try RelayStatus.Result(json: try result(await daemon.call(.relayStatus, as: relay)))
+        let status = try RelayStatus.Result(json: try result(await daemon.call(RelayStatus.self, as: relay)))
         #expect(status.pending == 0 && status.claimed == 0 && status.delivered == 1)
         try await daemon.close()
     }
@@ -129,13 +145,12 @@ struct RequestHandlersTests {
     func locationArea() async throws {
         let daemon = try await InProcessDaemon()
         let line = #"{"jsonrpc":"2.0","id":1,"method":"location.status"}"#
-        let context = RequestContext(router: daemon.router, peer: user, logger: .init(label: "test"), limits: .init(), draining: false)
-        guard case .later = context.respond(line: .init(string: line)) else {
+        guard case .later = daemon.responder(user).respond(line: .init(string: line), draining: false) else {
             Issue.record("location.status answered on the event loop")
             return
         }
-        #expect(try result(await daemon.call(.locationStatus))["providers"] == [])
-        let current = try result(await daemon.call(.locationCurrent, ["timeoutMs": 1]))
+        #expect(try result(await daemon.call(LocationStatus.self))["providers"] == [])
+        let current = try result(await daemon.call(LocationCurrent.self, ["timeoutMs": 1]))
         #expect(current["location"]?["status"]?.stringValue != "ok", "\(current)")
         try await daemon.close()
     }

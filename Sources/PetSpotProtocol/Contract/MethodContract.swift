@@ -28,7 +28,8 @@ public struct MethodContract: Sendable {
         public let result: JSONValue
     }
 
-    public let method: RPCMethod
+    /// The method's name on the wire.
+    public let name: String
     public let summary: String
     public let params: [Param]
     /// The result's name in the document and its schema.
@@ -38,9 +39,9 @@ public struct MethodContract: Sendable {
     public let errors: [RPCErrorKind]
     public let example: Example
 
-    public init(_ method: RPCMethod, _ summary: String, params: [Param] = [], result resultName: String, _ result: JSONSchema,
+    public init(_ name: String, _ summary: String, params: [Param] = [], result resultName: String, _ result: JSONSchema,
                 errors: [RPCErrorKind] = [], example: (name: String, params: JSONObject, result: JSONValue)) {
-        self.method = method
+        self.name = name
         self.summary = summary
         self.params = params
         self.resultName = resultName
@@ -60,7 +61,7 @@ public struct MethodContract: Sendable {
     /// The OpenRPC method object.
     public var openRPC: JSONValue {
         [
-            "name": .string(method.rawValue),
+            "name": .string(name),
             "summary": .string(summary),
             "paramStructure": "by-name",
             "params": .array(params.map(\.openRPC)),

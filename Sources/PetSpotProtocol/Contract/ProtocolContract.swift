@@ -2,8 +2,7 @@ import PetSpotJSON
 import PetSpotViews
 
 /// The protocol, method by method: what `rpc.discover` answers, what `petspot call --list`
-/// shows and what docs/PROTOCOL.md is checked against. Every method of `RPCMethod` has exactly
-/// one entry (a test holds them to it).
+/// shows and what docs/PROTOCOL.md is checked against: folds over `ProtocolMethods.all`.
 public enum ProtocolContract {
     /// The OpenRPC version the document follows.
     public static let openRPCVersion = "1.3.2"
@@ -21,15 +20,15 @@ public enum ProtocolContract {
     /// Every notification's entry, from its type.
     public static let notifications: [NotificationContract] = ProtocolNotifications.all.map { $0.contract }
 
-    /// The entry of `method`.
-    public static func contract(of method: RPCMethod) -> MethodContract {
-        methods.first { $0.method == method }!
+    /// The entry of the method named `name`, if there is one.
+    public static func contract(named name: String) -> MethodContract? {
+        methods.first { $0.name == name }
     }
 
     /// The OpenRPC document for a caller: relay methods only for members of the relay group.
     public static func openRPC(version: String, relay: Bool) -> JSONValue {
-        document(version: version, methods: methods.filter { relay || !$0.method.isRelay },
-                 notifications: notifications.filter { relay || !$0.watch.isRelay },
+        document(version: version, methods: ProtocolMethods.offered(toRelay: relay).map { $0.contract },
+                 notifications: notifications.filter { relay || $0.watch.visibility == .everyone },
                  schemas: ProtocolSchemas.all.map { (name: $0.key, schema: $0.value) }, errors: RPCErrorKind.allCases)
     }
 

@@ -1,15 +1,34 @@
 import PetSpotJSON
 
-/// One method of the protocol as a type: its name, its params and result with their JSON, and
-/// its entry in the OpenRPC document. The daemon reads `Params` and writes `Result`; a client
-/// writes `Params` and reads `Result`; both go through these types alone.
+/// One method of the protocol as a type: its name, who may call it, its params and result with
+/// their JSON, and its entry in the OpenRPC document. The daemon reads `Params` and writes
+/// `Result`; a client writes `Params` and reads `Result`; both go through these types alone.
+/// Adding a method: a type here listed in `ProtocolMethods.all`, and its registration and
+/// handler in the daemon (docs/ARCHITECTURE.md).
 public protocol RPCMethodSpec: SendableMetatype {
     associatedtype Params: RPCParamsCoding
     associatedtype Result: RPCResultCoding
-    static var method: RPCMethod { get }
+    /// Its name on the wire, fixed by the protocol.
+    static var name: String { get }
+    /// Who may call it; to anyone else it does not exist.
+    static var visibility: MethodVisibility { get }
     /// Its summary, params and result as JSON Schema, errors and an example.
     static var contract: MethodContract { get }
 }
+
+extension RPCMethodSpec {
+    public static var visibility: MethodVisibility { .everyone }
+}
+
+/// Who may call a method: every user of the socket, or only members of `relay.group`.
+public enum MethodVisibility: Sendable, Equatable {
+    case everyone
+    case relayGroup
+}
+
+/// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`; 3: the
+/// watches and their notifications.
+public let petspotProtocolVersion = 3
 
 /// A method's params: read from a request by the daemon, written by a client.
 public protocol RPCParamsCoding: Sendable {
@@ -54,8 +73,10 @@ public struct NoParams: RPCParamsCoding, Equatable {
     public var json: JSONObject { [:] }
 }
 
-/// The methods as types, in the order of `RPCMethod`: what `ProtocolContract.methods` and so
-/// `rpc.discover` fold over; docs/PROTOCOL.md's method reference is checked against it.
+/// The methods as types, the one list of them: what `ProtocolContract.methods` and so
+/// `rpc.discover`, the daemon's "no method" error, `petspot call --list` and shell completion
+/// fold over; the daemon registers a handler for each, and docs/PROTOCOL.md's method reference
+/// is checked against it.
 public enum ProtocolMethods {
     public static let all: [any RPCMethodSpec.Type] = [
         RPCDiscover.self, DaemonInfo.self, SpeciesList.self,
@@ -66,4 +87,14 @@ public enum ProtocolMethods {
         RelayClaim.self, RelayAck.self, RelayStatus.self,
         LocationWatch.self, FlowWatch.self, ReportsWatch.self, RelayWatch.self, Unwatch.self,
     ]
+
+    /// The methods a caller may use: all of them for a member of the relay group.
+    public static func offered(toRelay relay: Bool) -> [any RPCMethodSpec.Type] {
+        all.filter { relay || $0.visibility == .everyone }
+    }
+
+    /// The method named `name`, if the protocol has one.
+    public static func named(_ name: String) -> (any RPCMethodSpec.Type)? {
+        all.first { $0.name == name }
+    }
 }

@@ -5,7 +5,7 @@ import PetSpotViews
 
 /// `rpc.discover`: the OpenRPC document of what this caller may use.
 public enum RPCDiscover: RPCMethodSpec {
-    public static let method = RPCMethod.rpcDiscover
+    public static let name = "rpc.discover"
     public typealias Params = NoParams
 
     /// The document, as `ProtocolContract.openRPC` makes it.
@@ -25,7 +25,7 @@ public enum RPCDiscover: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "This document: the methods this caller may use, their params, results and errors",
+        name, "This document: the methods this caller may use, their params, results and errors",
         result: "openrpcDocument", .object(["openrpc": .string(), "info": .any("OpenRPC info"), "methods": .array(.any("OpenRPC method")),
                                             "components": .any("OpenRPC components"), "x-notifications": .array(.any("A notification"))]),
         example: ("the document, cut to daemon.info", [:], ProtocolExamples.document))
@@ -33,7 +33,7 @@ public enum RPCDiscover: RPCMethodSpec {
 
 /// `daemon.info`: the daemon's name, version, protocol revision, providers and limits.
 public enum DaemonInfo: RPCMethodSpec {
-    public static let method = RPCMethod.daemonInfo
+    public static let name = "daemon.info"
     public typealias Params = NoParams
 
     public struct Result: RPCResultCoding, Equatable {
@@ -93,7 +93,7 @@ public enum DaemonInfo: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "The daemon's name, version, protocol revision, location providers and limits",
+        name, "The daemon's name, version, protocol revision, location providers and limits",
         result: "info", .object([
             "name": .constant("petspotd"),
             "version": .string(),
@@ -106,7 +106,7 @@ public enum DaemonInfo: RPCMethodSpec {
 
 /// `species.list`: the species a report may name, in the locale's words.
 public enum SpeciesList: RPCMethodSpec {
-    public static let method = RPCMethod.speciesList
+    public static let name = "species.list"
 
     public typealias Params = LocaleParams
 
@@ -127,7 +127,7 @@ public enum SpeciesList: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "The species a report may name, in the locale's words", params: [ProtocolContract.locale],
+        name, "The species a report may name, in the locale's words", params: [ProtocolContract.locale],
         result: "species", .object(["species": .array(.ref("Option"))]),
         example: ("in Polish", LocaleParams(locale: .pl).json, Result(species: ProtocolExamples.speciesInPolish).json))
 }

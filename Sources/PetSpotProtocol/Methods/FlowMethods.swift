@@ -61,13 +61,13 @@ public struct FlowAnswer: FlowResult, Equatable {
 
 /// `flow.start`: a new report on step chip.
 public enum FlowStart: RPCMethodSpec {
-    public static let method = RPCMethod.flowStart
+    public static let name = "flow.start"
     public typealias Result = FlowAnswer
 
     public typealias Params = LocaleParams
 
     public static let contract = MethodContract(
-        method, "Starts a report on step chip", params: [ProtocolContract.locale],
+        name, "Starts a report on step chip", params: [ProtocolContract.locale],
         result: "flow", ProtocolContract.flowAnswer, errors: [.limitExceeded],
         example: ("a new report", LocaleParams(locale: .en).json,
                   Result(flow: ProtocolExamples.active("chip", ProtocolExamples.chipScreen(.started), .started)).json))
@@ -75,12 +75,12 @@ public enum FlowStart: RPCMethodSpec {
 
 /// `flow.get`: the flow as it is.
 public enum FlowGet: RPCMethodSpec {
-    public static let method = RPCMethod.flowGet
+    public static let name = "flow.get"
     public typealias Params = FlowIDParams
     public typealias Result = FlowAnswer
 
     public static let contract = MethodContract(
-        method, "The flow as it is: its screen and values", params: [ProtocolContract.flowID],
+        name, "The flow as it is: its screen and values", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: [.flowNotFound],
         example: ("on the summary", Params(flowId: ProtocolExamples.flowID).json,
                   Result(flow: ProtocolExamples.active("summary", ProtocolExamples.summaryScreen, .contacted)).json))
@@ -88,7 +88,7 @@ public enum FlowGet: RPCMethodSpec {
 
 /// `flow.update`: sets fields of the current step.
 public enum FlowUpdate: RPCMethodSpec {
-    public static let method = RPCMethod.flowUpdate
+    public static let name = "flow.update"
     public typealias Result = FlowAnswer
 
     public struct Params: RPCParamsCoding, Equatable {
@@ -112,7 +112,7 @@ public enum FlowUpdate: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Sets fields of the current step; null or a blank string clears one, a refused value empties it and says why",
+        name, "Sets fields of the current step; null or a blank string clears one, a refused value empties it and says why",
         params: [ProtocolContract.flowID, .init("values", .map(of: .any("A field's value: a string, a number, a photo {data, filename?} or null")),
                                                 required: true, "Field name → value, for fields of the current step")],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors + [.limitExceeded],
@@ -141,7 +141,7 @@ public struct PhotoUpload: Sendable, Equatable {
 
 /// `flow.continue`: the next step, if the current one is complete.
 public enum FlowContinue: RPCMethodSpec {
-    public static let method = RPCMethod.flowContinue
+    public static let name = "flow.continue"
     public typealias Params = FlowIDParams
 
     public struct Result: FlowResult, Equatable {
@@ -163,7 +163,7 @@ public enum FlowContinue: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Goes to the next step if the current one is complete; accepted false leaves it as it was, with field errors",
+        name, "Goes to the next step if the current one is complete; accepted false leaves it as it was, with field errors",
         params: [ProtocolContract.flowID], result: "continued", .object(["flow": .ref("Flow"), "accepted": .boolean]),
         errors: ProtocolContract.flowErrors,
         example: ("to the photo", Params(flowId: ProtocolExamples.flowID).json,
@@ -172,12 +172,12 @@ public enum FlowContinue: RPCMethodSpec {
 
 /// `flow.back`: the previous step; from chip, the flow is cancelled.
 public enum FlowBack: RPCMethodSpec {
-    public static let method = RPCMethod.flowBack
+    public static let name = "flow.back"
     public typealias Params = FlowIDParams
     public typealias Result = FlowAnswer
 
     public static let contract = MethodContract(
-        method, "Goes to the previous step; from chip the flow is cancelled", params: [ProtocolContract.flowID],
+        name, "Goes to the previous step; from chip the flow is cancelled", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
         example: ("from the photo back to the chip number", Params(flowId: ProtocolExamples.flowID).json,
                   Result(flow: ProtocolExamples.active("chip", ProtocolExamples.chipScreen(.chip), .chip)).json))
@@ -185,19 +185,19 @@ public enum FlowBack: RPCMethodSpec {
 
 /// `flow.cancel`: the flow ends unfiled.
 public enum FlowCancel: RPCMethodSpec {
-    public static let method = RPCMethod.flowCancel
+    public static let name = "flow.cancel"
     public typealias Params = FlowIDParams
     public typealias Result = FlowAnswer
 
     public static let contract = MethodContract(
-        method, "Cancels the flow; its id is forgotten", params: [ProtocolContract.flowID],
+        name, "Cancels the flow; its id is forgotten", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
         example: ("cancelled", Params(flowId: ProtocolExamples.cancelledFlowID).json, Result(flow: ProtocolExamples.cancelled).json))
 }
 
 /// `flow.requestLocation`: the coordinates from the location service.
 public enum FlowRequestLocation: RPCMethodSpec {
-    public static let method = RPCMethod.flowRequestLocation
+    public static let name = "flow.requestLocation"
 
     public struct Params: RPCParamsCoding, Equatable {
         public var flowId: String
@@ -238,7 +238,7 @@ public enum FlowRequestLocation: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Fills the coordinates from the location service (step description only)",
+        name, "Fills the coordinates from the location service (step description only)",
         params: [ProtocolContract.flowID, ProtocolContract.timeoutMs],
         result: "located", .object(["flow": .ref("Flow"), "location": .ref("Location")]), errors: ProtocolContract.flowErrors,
         example: ("the GPS position", Params(flowId: ProtocolExamples.flowID, timeoutMs: 5000).json,
@@ -248,12 +248,12 @@ public enum FlowRequestLocation: RPCMethodSpec {
 
 /// `flow.dismissAlert`: closes the alert on the screen.
 public enum FlowDismissAlert: RPCMethodSpec {
-    public static let method = RPCMethod.flowDismissAlert
+    public static let name = "flow.dismissAlert"
     public typealias Params = FlowIDParams
     public typealias Result = FlowAnswer
 
     public static let contract = MethodContract(
-        method, "Closes the alert on the screen", params: [ProtocolContract.flowID],
+        name, "Closes the alert on the screen", params: [ProtocolContract.flowID],
         result: "flow", ProtocolContract.flowAnswer, errors: ProtocolContract.flowErrors,
         example: ("the location refused, its alert closed", Params(flowId: ProtocolExamples.flowID).json,
                   Result(flow: ProtocolExamples.active("description", ProtocolExamples.descriptionScreen(.described), .described)).json))
@@ -261,7 +261,7 @@ public enum FlowDismissAlert: RPCMethodSpec {
 
 /// `flow.submit`: stores the report; again, the same report.
 public enum FlowSubmit: RPCMethodSpec {
-    public static let method = RPCMethod.flowSubmit
+    public static let name = "flow.submit"
     public typealias Params = FlowIDParams
 
     public struct Result: FlowResult, Equatable {
@@ -282,7 +282,7 @@ public enum FlowSubmit: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Stores the report (step summary only); again, the same report", params: [ProtocolContract.flowID],
+        name, "Stores the report (step summary only); again, the same report", params: [ProtocolContract.flowID],
         result: "submitted", .object(["flow": .ref("Flow"), "report": .ref("Report")]),
         errors: ProtocolContract.flowErrors + [.storageFailed, .limitExceeded],
         example: ("filed", Params(flowId: ProtocolExamples.flowID).json,

@@ -5,7 +5,7 @@ import PetSpotViews
 
 /// `location.current`: a position, or why there is none.
 public enum LocationCurrent: RPCMethodSpec {
-    public static let method = RPCMethod.locationCurrent
+    public static let name = "location.current"
 
     public struct Params: RPCParamsCoding, Equatable {
         /// At most the daemon's `location.timeoutMs`.
@@ -51,7 +51,7 @@ public enum LocationCurrent: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Where the box is now, for this caller",
+        name, "Where the box is now, for this caller",
         params: [ProtocolContract.timeoutMs,
                  .init("maxAgeMs", .integer(Params.maxAgeRange), "The oldest fix to take; never more than location.maxAgeMs"),
                  ProtocolContract.locale],
@@ -61,12 +61,12 @@ public enum LocationCurrent: RPCMethodSpec {
 
 /// `location.status`: the providers, their state and this caller's permission.
 public enum LocationStatus: RPCMethodSpec {
-    public static let method = RPCMethod.locationStatus
+    public static let name = "location.status"
     public typealias Params = NoParams
     public typealias Result = LocationStatusView
 
     public static let contract = MethodContract(
-        method, "The location providers, their state and this caller's permission",
+        name, "The location providers, their state and this caller's permission",
         result: "status", .object([
             "enabled": .boolean,
             "permission": .oneOf(LocationStatusView.Permission.allCases.map(\.rawValue)),

@@ -5,7 +5,8 @@ import PetSpotJSON
 
 /// `relay.claim`: reports not yet delivered, oldest first, with their photos.
 public enum RelayClaim: RPCMethodSpec {
-    public static let method = RPCMethod.relayClaim
+    public static let name = "relay.claim"
+    public static let visibility = MethodVisibility.relayGroup
     /// The most reports a claim or an acknowledgement names.
     public static let maxReportsRange = 1...10_000
 
@@ -96,7 +97,7 @@ public enum RelayClaim: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Reports not yet delivered, oldest first, with their photos, held for this relay a while (relay group only)",
+        name, "Reports not yet delivered, oldest first, with their photos, held for this relay a while (relay group only)",
         params: [.init("limit", .integer(maxReportsRange, "More than relay.maxClaimReports gets that many"), "Reports at most")],
         result: "claim", .object([
             "reports": .array(.object([
@@ -116,7 +117,8 @@ public enum RelayClaim: RPCMethodSpec {
 
 /// `relay.ack`: claimed reports the central database has committed.
 public enum RelayAck: RPCMethodSpec {
-    public static let method = RPCMethod.relayAck
+    public static let name = "relay.ack"
+    public static let visibility = MethodVisibility.relayGroup
 
     public struct Params: RPCParamsCoding, Equatable {
         public var reportIds: [String]
@@ -157,7 +159,7 @@ public enum RelayAck: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Marks claimed reports delivered once the central database has them (relay group only)",
+        name, "Marks claimed reports delivered once the central database has them (relay group only)",
         params: [.init("reportIds", .array(.string(), count: RelayClaim.maxReportsRange), required: true, "The reports stored centrally")],
         result: "acknowledged", .object(["delivered": .integer(0...RelayClaim.maxReportsRange.upperBound),
                                          "alreadyDelivered": .integer(0...RelayClaim.maxReportsRange.upperBound)]),
@@ -167,7 +169,8 @@ public enum RelayAck: RPCMethodSpec {
 
 /// `relay.status`: the daemon's delivery counts.
 public enum RelayStatus: RPCMethodSpec {
-    public static let method = RPCMethod.relayStatus
+    public static let name = "relay.status"
+    public static let visibility = MethodVisibility.relayGroup
     public typealias Params = NoParams
 
     public struct Result: RPCResultCoding, Equatable {
@@ -197,7 +200,7 @@ public enum RelayStatus: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Pending, claimed and delivered counts (relay group only)",
+        name, "Pending, claimed and delivered counts (relay group only)",
         result: "status", .object(["pending": .integer(0...Int.max), "claimed": .integer(0...Int.max),
                                    "delivered": .integer(0...Int.max), "lastDeliveredAt": .nullable(.string())]),
         errors: [.storageFailed],

@@ -4,7 +4,7 @@ import PetSpotJSON
 
 /// `reports.list`: the caller's reports, newest first, a page at a time.
 public enum ReportsList: RPCMethodSpec {
-    public static let method = RPCMethod.reportsList
+    public static let name = "reports.list"
 
     public struct Params: RPCParamsCoding, Equatable {
         /// Reports on this page, at most the daemon's `limits.maxReportsPage`.
@@ -48,7 +48,7 @@ public enum ReportsList: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "The caller's reports, newest first, a page at a time",
+        name, "The caller's reports, newest first, a page at a time",
         params: [.init("limit", .integer(1...ParamBounds.widest.maxReportsPage, "At most the daemon's limits.maxReportsPage"), "Reports on this page; 20 when left out"),
                  .init("cursor", .string(), "The cursor of the page before")],
         result: "page", .object(["reports": .array(.ref("Report")), "cursor": .nullable(.string("null at the end"))]),
@@ -59,7 +59,7 @@ public enum ReportsList: RPCMethodSpec {
 
 /// `reports.get`: one of the caller's reports.
 public enum ReportsGet: RPCMethodSpec {
-    public static let method = RPCMethod.reportsGet
+    public static let name = "reports.get"
 
     public struct Params: RPCParamsCoding, Equatable {
         public var reportId: String
@@ -91,7 +91,7 @@ public enum ReportsGet: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "One of the caller's reports", params: [.init("reportId", .string(), required: true, "The report's id")],
+        name, "One of the caller's reports", params: [.init("reportId", .string(), required: true, "The report's id")],
         result: "report", .object(["report": .ref("Report")]), errors: [.reportNotFound, .storageFailed],
         example: ("a report delivered", Params(reportId: ProtocolExamples.reportID).json,
                   Result(report: ProtocolExamples.report(.delivered(at: ProtocolExamples.deliveredAt))).json))

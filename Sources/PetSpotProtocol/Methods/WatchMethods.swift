@@ -13,7 +13,7 @@ public enum SubscriptionID {
 
 /// `location.watch`: where the box is now, then `location.changed` whenever that changes.
 public enum LocationWatch: RPCMethodSpec {
-    public static let method = RPCMethod.locationWatch
+    public static let name = "location.watch"
     public typealias Params = LocaleParams
 
     public struct Result: RPCResultCoding, Equatable {
@@ -35,7 +35,7 @@ public enum LocationWatch: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Where the box is now, for this caller, then location.changed whenever that answer changes",
+        name, "Where the box is now, for this caller, then location.changed whenever that answer changes",
         params: [ProtocolContract.locale],
         result: "watch", .object(["subscription": SubscriptionID.schema, "location": .ref("Location")]),
         errors: [.limitExceeded],
@@ -44,7 +44,7 @@ public enum LocationWatch: RPCMethodSpec {
 
 /// `flow.watch`: the caller's flow now, then `flow.changed` after every change to it.
 public enum FlowWatch: RPCMethodSpec {
-    public static let method = RPCMethod.flowWatch
+    public static let name = "flow.watch"
     public typealias Params = FlowIDParams
 
     public struct Result: FlowResult, Equatable {
@@ -65,7 +65,7 @@ public enum FlowWatch: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "The caller's flow now, then flow.changed after every change to it from any connection, until it ends",
+        name, "The caller's flow now, then flow.changed after every change to it from any connection, until it ends",
         params: [ProtocolContract.flowID],
         result: "watch", .object(["subscription": SubscriptionID.schema, "flow": .ref("Flow")]),
         errors: [.flowNotFound, .limitExceeded],
@@ -76,7 +76,7 @@ public enum FlowWatch: RPCMethodSpec {
 
 /// `reports.watch`: `reports.changed` for each of the caller's reports filed or delivered.
 public enum ReportsWatch: RPCMethodSpec {
-    public static let method = RPCMethod.reportsWatch
+    public static let name = "reports.watch"
     public typealias Params = NoParams
 
     public struct Result: RPCResultCoding, Equatable {
@@ -94,7 +94,7 @@ public enum ReportsWatch: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "reports.changed for each of the caller's reports filed or delivered from now on",
+        name, "reports.changed for each of the caller's reports filed or delivered from now on",
         result: "watch", .object(["subscription": SubscriptionID.schema]),
         errors: [.limitExceeded],
         example: ("watching", [:], Result(subscription: ProtocolExamples.subscription).json))
@@ -102,7 +102,8 @@ public enum ReportsWatch: RPCMethodSpec {
 
 /// `relay.watch`: the undelivered count now, then `relay.pending` when reports become claimable.
 public enum RelayWatch: RPCMethodSpec {
-    public static let method = RPCMethod.relayWatch
+    public static let name = "relay.watch"
+    public static let visibility = MethodVisibility.relayGroup
     public typealias Params = NoParams
 
     public struct Result: RPCResultCoding, Equatable {
@@ -124,7 +125,7 @@ public enum RelayWatch: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Undelivered reports now, then relay.pending when reports are filed (relay group only)",
+        name, "Undelivered reports now, then relay.pending when reports are filed (relay group only)",
         result: "watch", .object(["subscription": SubscriptionID.schema, "pending": .integer(0...Int.max)]),
         errors: [.limitExceeded, .storageFailed],
         example: ("nothing pending", [:], Result(subscription: ProtocolExamples.subscription, pending: 0).json))
@@ -132,7 +133,7 @@ public enum RelayWatch: RPCMethodSpec {
 
 /// `unwatch`: ends one of this connection's watches.
 public enum Unwatch: RPCMethodSpec {
-    public static let method = RPCMethod.unwatch
+    public static let name = "unwatch"
 
     public struct Params: RPCParamsCoding, Equatable {
         public var subscription: String
@@ -162,7 +163,7 @@ public enum Unwatch: RPCMethodSpec {
     }
 
     public static let contract = MethodContract(
-        method, "Ends a watch of this connection; no notification of it follows the answer",
+        name, "Ends a watch of this connection; no notification of it follows the answer",
         params: [SubscriptionID.param],
         result: "unwatched", .object(["unwatched": .boolean]),
         example: ("a watch", Params(subscription: ProtocolExamples.subscription).json, Result().json))

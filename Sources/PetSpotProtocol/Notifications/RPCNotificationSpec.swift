@@ -47,10 +47,10 @@ public struct NotificationContract: Sendable {
     public let summary: String
     public let params: [MethodContract.Param]
     /// Sent to a watch made by this method.
-    public let watch: RPCMethod
+    public let watch: any RPCMethodSpec.Type
     public let example: JSONObject
 
-    public init(_ notification: RPCNotification, _ summary: String, watch: RPCMethod, params: [MethodContract.Param], example: JSONObject) {
+    public init(_ notification: RPCNotification, _ summary: String, watch: any RPCMethodSpec.Type, params: [MethodContract.Param], example: JSONObject) {
         self.notification = notification
         self.summary = summary
         self.watch = watch
@@ -62,7 +62,7 @@ public struct NotificationContract: Sendable {
         [
             "name": .string(notification.rawValue),
             "summary": .string(summary),
-            "x-watch": .string(watch.rawValue),
+            "x-watch": .string(watch.name),
             "paramStructure": "by-name",
             "params": .array(params.map(\.openRPC)),
             "examples": [[

@@ -24,7 +24,7 @@ public enum LocationChanged: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "Where the box is now, whenever that changes", watch: .locationWatch,
+        notification, "Where the box is now, whenever that changes", watch: LocationWatch.self,
         params: [SubscriptionID.param, .init("location", .ref("Location"), required: true, "As location.current would answer now")],
         example: Params(subscription: ProtocolExamples.subscription, location: ProtocolExamples.fixLost).json)
 }
@@ -58,7 +58,7 @@ public enum FlowChanged: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "The watched flow after a change; an ended flow is the last notification of its watch", watch: .flowWatch,
+        notification, "The watched flow after a change; an ended flow is the last notification of its watch", watch: FlowWatch.self,
         params: [SubscriptionID.param, .init("flow", .ref("Flow"), required: true, "As flow.get would answer now")],
         example: Params(subscription: ProtocolExamples.subscription, flow: ProtocolExamples.completed).json)
 }
@@ -97,7 +97,7 @@ public enum ReportsChanged: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "One of the caller's reports was filed or delivered; overflow: some were left out, list again", watch: .reportsWatch,
+        notification, "One of the caller's reports was filed or delivered; overflow: some were left out, list again", watch: ReportsWatch.self,
         params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
                  .init("report", .ref("Report"), "As reports.list gives it; absent with overflow")],
         example: Params(subscription: ProtocolExamples.subscription, change: .filed, report: ProtocolExamples.report(.pending)).json)
@@ -125,7 +125,7 @@ public enum RelayPending: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "Reports became claimable; undelivered reports now, claimed or not (relay group only)", watch: .relayWatch,
+        notification, "Reports became claimable; undelivered reports now, claimed or not (relay group only)", watch: RelayWatch.self,
         params: [SubscriptionID.param, .init("pending", .integer(0...Int.max), required: true, "Undelivered reports")],
         example: Params(subscription: ProtocolExamples.subscription, pending: 1).json)
 }
@@ -163,7 +163,7 @@ public enum WatchEnded: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "The daemon ended the watch: a reload took away the permission that made it (relay group only)", watch: .relayWatch,
+        notification, "The daemon ended the watch: a reload took away the permission that made it (relay group only)", watch: RelayWatch.self,
         params: [SubscriptionID.param, .init("reason", .oneOf(Reason.allCases.map(\.rawValue)), required: true, "Why it ended"),
                  .init("message", .string(), required: true, "What happened, for a person")],
         example: ["subscription": "w1", "reason": "permissionRevoked",

@@ -4,19 +4,16 @@ import PetSpotProtocol
 
 /// The one writer of answer lines: `{"jsonrpc":"2.0","id":…,"result":…}` or `…,"error":…}`,
 /// byte for byte what `JSONWriter` writes for `RPCResponse.json`, in one buffer with room left
-/// for the newline. A result already written (`MethodResult.written`) is copied in, not parsed.
-enum AnswerLine {
-    static func write(id: JSONValue, _ outcome: MethodOutcome) -> ByteBuffer {
-        switch outcome {
-        case .success(.written(let result)): write(id: id, member: #","result":"#, result)
-        case .success(.json(let result)): write(id: id, member: #","result":"#, JSONWriter.bytes(result))
-        case .failure(let error): write(id: id, member: #","error":"#, JSONWriter.bytes(error.json))
-        }
+/// for the newline. A result already written (`Reply.written`) is copied in, not parsed.
+enum AnswerWriter {
+    /// A result's answer; `result` is its JSON as written.
+    static func success(id: JSONValue, _ result: [UInt8]) -> ByteBuffer {
+        write(id: id, member: #","result":"#, result)
     }
 
     /// An error answer (`id` null when the request's id could not be read).
     static func failure(id: JSONValue = .null, _ error: RPCError) -> ByteBuffer {
-        write(id: id, .failure(error))
+        write(id: id, member: #","error":"#, JSONWriter.bytes(error.json))
     }
 
     private static func write(id: JSONValue, member: StaticString, _ body: [UInt8]) -> ByteBuffer {

@@ -1,12 +1,14 @@
 import PetSpotProtocol
 import PetSpotStore
 
-// reports.*: the caller's stored reports; always later (the disk).
-extension RequestRouter {
-    func reportsList(_ params: ReportsList.Params, _ peer: Peer) -> MethodReply<ReportsList.Result> {
-        let limit = params.limit ?? min(20, services.limits.maxReportsPage)
-        let store = services.store
-        return .work { () async throws(RPCError) -> ReportsList.Result in
+/// reports.*: the caller's stored reports; always later (the disk).
+struct ReportsHandlers: Sendable {
+    let services: DaemonServices
+
+    func list(_ params: ReportsList.Params, _ context: RequestContext) -> Reply<ReportsList.Result> {
+        let limit = params.limit ?? min(20, context.limits.maxReportsPage)
+        let (store, peer) = (services.store, context.peer)
+        return .later { () async throws(RPCError) -> ReportsList.Result in
             let page = try await storeCall { () async throws(ReportStoreError) in
                 try await store.list(ownerUID: peer.uid, limit: limit, cursor: params.cursor)
             }
@@ -16,9 +18,9 @@ extension RequestRouter {
         }
     }
 
-    func reportsGet(_ params: ReportsGet.Params, _ peer: Peer) -> MethodReply<ReportsGet.Result> {
-        let store = services.store
-        return .work { () async throws(RPCError) -> ReportsGet.Result in
+    func get(_ params: ReportsGet.Params, _ context: RequestContext) -> Reply<ReportsGet.Result> {
+        let (store, peer) = (services.store, context.peer)
+        return .later { () async throws(RPCError) -> ReportsGet.Result in
             guard let report = try await storeCall({ () async throws(ReportStoreError) in try await store.get(id: params.reportId, ownerUID: peer.uid) }) else {
                 throw RPCError(.reportNotFound, "no report \"\(params.reportId)\" of yours", parameter: "reportId")
             }

@@ -3,15 +3,17 @@ import PetSpotLocation
 import PetSpotProtocol
 import PetSpotStore
 
-// relay.*: for members of relay.group only (the router hides them from anyone else).
-extension RequestRouter {
-    func relayClaim(_ params: RelayClaim.Params) -> MethodReply<RelayClaim.Result> {
+/// relay.*: for members of relay.group only (the route table hides them from anyone else).
+struct RelayHandlers: Sendable {
+    let services: DaemonServices
+
+    func claim(_ params: RelayClaim.Params, _ context: RequestContext) -> Reply<RelayClaim.Result> {
         let relay = services.configuration.relay
         // A claim asks for at most what it wants: more than the daemon hands out now gets that
         // many, so a reload that lowers relay.maxClaimReports does not stall a relay.
         let limit = min(params.limit ?? relay.maxClaimReports, relay.maxClaimReports)
         let (store, claims) = (services.store, services.relayClaims)
-        return .work { () async throws(RPCError) -> RelayClaim.Result in
+        return .later { () async throws(RPCError) -> RelayClaim.Result in
             let candidates = try await storeCall { () async throws(ReportStoreError) in
                 try await store.claimable(excluding: claims.held(), maxReports: limit, maxPhotoBytes: relay.maxClaimBytes)
             }
@@ -30,9 +32,9 @@ extension RequestRouter {
         }
     }
 
-    func relayAck(_ params: RelayAck.Params) -> MethodReply<RelayAck.Result> {
+    func ack(_ params: RelayAck.Params, _ context: RequestContext) -> Reply<RelayAck.Result> {
         let services = self.services
-        return .work { () async throws(RPCError) -> RelayAck.Result in
+        return .later { () async throws(RPCError) -> RelayAck.Result in
             let deliveredAt = ISO8601.string(services.clock.wallTime())
             let marking = try await storeCall { () async throws(ReportStoreError) in
                 try await services.store.markDelivered(ids: params.reportIds, at: deliveredAt)
@@ -50,9 +52,9 @@ extension RequestRouter {
         }
     }
 
-    func relayStatus() -> MethodReply<RelayStatus.Result> {
+    func status(_ params: NoParams, _ context: RequestContext) -> Reply<RelayStatus.Result> {
         let (store, claims) = (services.store, services.relayClaims)
-        return .work { () async throws(RPCError) -> RelayStatus.Result in
+        return .later { () async throws(RPCError) -> RelayStatus.Result in
             let counts = try await storeCall { () async throws(ReportStoreError) in try await store.deliveryCounts() }
             return RelayStatus.Result(pending: counts.pending, claimed: claims.count, delivered: counts.delivered,
                                       lastDeliveredAt: counts.lastDeliveredAt)

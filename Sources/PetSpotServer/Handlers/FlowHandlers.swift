@@ -6,42 +6,44 @@ import PetSpotProtocol
 import PetSpotStore
 import PetSpotViews
 
-// flow.*: the caller's flows, through the registry, which hides other users' flows.
-extension RequestRouter {
-    func flowStart(_ params: FlowStart.Params, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
+/// flow.*: the caller's flows, through the registry, which hides other users' flows. A change
+/// to a flow is told to its watches once the handler has made it (`published`).
+struct FlowHandlers: Sendable {
+    let services: DaemonServices
+
+    func start(_ params: FlowStart.Params, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
         let flow = try registryCall { () throws(FlowRegistryError) in
-            try services.registry.start(Flow(id: services.makeID(), locale: params.locale ?? .en), owner: peer.uid)
+            try services.registry.start(Flow(id: services.makeID(), locale: params.locale ?? .en), owner: context.peer.uid)
         }
-        return .result(FlowAnswer(flow: flow.view(env: services.flowEnvironment())))
+        return .now(FlowAnswer(flow: flow.view(env: services.flowEnvironment())))
     }
 
     /// The most frequent request: its whole result is written once per change of the flow and
     /// kept with it.
-    func flowGet(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
+    func get(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
         let services = self.services
-        return .now(.success(.written(try registryCall { () throws(FlowRegistryError) in
-            try services.registry.renderedView(params.flowId, owner: peer.uid, generation: services.settingsGeneration) { flow in
+        return .written(try registryCall { () throws(FlowRegistryError) in
+            try services.registry.renderedView(params.flowId, owner: context.peer.uid, generation: services.settingsGeneration) { flow in
                 let (env, generation) = services.flowEnvironmentAndGeneration()
                 return (JSONWriter.bytes(FlowAnswer(flow: flow.view(env: env)).json), generation)
             }
-        })))
+        })
     }
 
-    func flowUpdate(_ params: FlowUpdate.Params, _ peer: Peer) -> MethodReply<FlowAnswer> {
-        let services = self.services
-        let apply: @Sendable () -> Result<Answer<FlowAnswer>, RPCError> = {
+    func update(_ params: FlowUpdate.Params, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
+        let (services, peer) = (self.services, context.peer)
+        let apply: @Sendable () throws(RPCError) -> FlowAnswer = { () throws(RPCError) -> FlowAnswer in
             let env = services.flowEnvironment()
-            return Result { () throws(RPCError) -> Answer<FlowAnswer> in
-                let (prepared, reservation) = try Self.spooling(PreparedUpdate(params.values, env: env), flowID: params.flowId,
-                                                                owner: peer.uid, services: services)
-                return try services.registry.answering(params.flowId, owner: peer.uid, taking: reservation) { (flow) throws(FlowError) in
-                    try flow.update(prepared, env: env)
-                    return .value(FlowAnswer(flow: flow.view(env: env)))
-                }
+            let (prepared, reservation) = try Self.spooling(PreparedUpdate(params.values, env: env), flowID: params.flowId,
+                                                            owner: peer.uid, services: services)
+            return try services.registry.answering(params.flowId, owner: peer.uid, taking: reservation) { (flow) throws(FlowError) in
+                try flow.update(prepared, env: env)
+                return FlowAnswer(flow: flow.view(env: env))
             }
         }
         // A photo takes real time to decode and hash: never on the event loop.
-        return PreparedUpdate.hasSlowPart(params.values) ? .later { apply() } : .now(apply())
+        let reply: Reply<FlowAnswer> = PreparedUpdate.hasSlowPart(params.values) ? .later { () throws(RPCError) in try apply() } : .now(try apply())
+        return published(reply, context)
     }
 
     /// The update with its photo, if any, decoded into the spool (the flow keeps only the
@@ -65,52 +67,52 @@ extension RequestRouter {
         }
     }
 
-    func flowContinue(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowContinue.Result> {
-        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+    func continueStep(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowContinue.Result> {
+        published(try onFlow(params, context) { (flow, env) throws(FlowError) in
             let accepted = try flow.continueStep(env: env)
             return FlowContinue.Result(flow: flow.view(env: env), accepted: accepted)
-        }
+        }, context)
     }
 
-    func flowBack(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
-        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+    func back(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
+        published(try onFlow(params, context) { (flow, env) throws(FlowError) in
             try flow.back()
             return FlowAnswer(flow: flow.view(env: env))
-        }
+        }, context)
     }
 
-    func flowCancel(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
-        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+    func cancel(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
+        published(try onFlow(params, context) { (flow, env) throws(FlowError) in
             try flow.cancel()
             return FlowAnswer(flow: flow.view(env: env))
-        }
+        }, context)
     }
 
-    func flowDismissAlert(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowAnswer> {
-        try onFlow(params, peer) { (flow, env) throws(FlowError) in
+    func dismissAlert(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowAnswer> {
+        published(try onFlow(params, context) { (flow, env) throws(FlowError) in
             try flow.dismissAlert()
             return FlowAnswer(flow: flow.view(env: env))
-        }
+        }, context)
     }
 
     /// The shape of every method that takes only `flowId`: act on the caller's flow now and
     /// answer with what the action gives.
-    private func onFlow<R: RPCResultCoding>(_ params: FlowIDParams, _ peer: Peer,
-                                            _ action: (inout Flow, FlowEnvironment) throws(FlowError) -> R) throws(RPCError) -> MethodReply<R>
+    private func onFlow<R: RPCResultCoding>(_ params: FlowIDParams, _ context: RequestContext,
+                                            _ action: (inout Flow, FlowEnvironment) throws(FlowError) -> R) throws(RPCError) -> Reply<R>
     {
         let env = services.flowEnvironment()
-        return .result(try services.registry.answering(params.flowId, owner: peer.uid) { (flow) throws(FlowError) in try action(&flow, env) })
+        return .now(try services.registry.answering(params.flowId, owner: context.peer.uid) { (flow) throws(FlowError) in try action(&flow, env) })
     }
 
-    func flowRequestLocation(_ params: FlowRequestLocation.Params, _ peer: Peer) throws(RPCError) -> MethodReply<FlowRequestLocation.Result> {
-        let id = params.flowId
+    func requestLocation(_ params: FlowRequestLocation.Params, _ context: RequestContext) throws(RPCError) -> Reply<FlowRequestLocation.Result> {
+        let (id, peer) = (params.flowId, context.peer)
         // Refuse a wrong step at once rather than after a location wait.
         let locale = try services.registry.answering(id, owner: peer.uid) { (flow) throws(FlowError) -> FlowLocale in
             try flow.checkCanTakeLocation()
             return flow.locale
         }
         let services = self.services
-        return .work { () async throws(RPCError) -> FlowRequestLocation.Result in
+        return published(.later { () async throws(RPCError) -> FlowRequestLocation.Result in
             let outcome = await services.location.current(for: LocationClient(uid: peer.uid, gid: peer.gid),
                                                           timeout: params.timeoutMs.map { .milliseconds($0) })
             let env = services.flowEnvironment()
@@ -118,7 +120,7 @@ extension RequestRouter {
                 try flow.applyLocation(outcome)
                 return FlowRequestLocation.Result(flow: flow.view(env: env), location: outcome.view(locale: locale))
             }
-        }
+        }, context)
     }
 
     /// The photo's bytes, read back from the spool and checked against the hash taken when it
@@ -136,8 +138,8 @@ extension RequestRouter {
         return bytes
     }
 
-    func flowSubmit(_ params: FlowIDParams, _ peer: Peer) throws(RPCError) -> MethodReply<FlowSubmit.Result> {
-        let id = params.flowId
+    func submit(_ params: FlowIDParams, _ context: RequestContext) throws(RPCError) -> Reply<FlowSubmit.Result> {
+        let (id, peer) = (params.flowId, context.peer)
         let services = self.services
         let env = services.flowEnvironment()
         enum Next { case alreadyStored(reportID: String, view: FlowView), store(NewReport, photo: Photo?) }
@@ -151,7 +153,7 @@ extension RequestRouter {
                                     valuesJSON: JSONWriter.string(flow.values.json), photo: nil),
                           photo: flow.values.photo)
         }
-        return .work { () async throws(RPCError) -> FlowSubmit.Result in
+        return published(.later { () async throws(RPCError) -> FlowSubmit.Result in
             switch next {
             case .alreadyStored(let reportID, let view):
                 guard let stored = try await storeCall({ () async throws(ReportStoreError) in try await services.store.get(id: reportID, ownerUID: peer.uid) }) else {
@@ -181,6 +183,22 @@ extension RequestRouter {
                 }
                 return FlowSubmit.Result(flow: view, report: reportView)
             }
+        }, context)
+    }
+
+    /// `reply`, whose flow's watches are told of it once it is made. Two connections may
+    /// change one flow at once and publish in either order: each watch is given the flow as
+    /// it is when published, with its revision, so that a late older view is skipped.
+    private func published<R: FlowResult>(_ reply: Reply<R>, _ context: RequestContext) -> Reply<R> {
+        let (services, owner) = (self.services, context.peer.uid)
+        return reply.onResult { answer in
+            let flow = answer.flow
+            guard services.subscriptions.isWatched(.flow(flow.id)) else { return }
+            guard case .active = flow.state, let current = try? services.registry.flow(flow.id, owner: owner) else {
+                services.subscriptions.flowChanged(flow)
+                return
+            }
+            services.subscriptions.flowChanged(current.flow.view(env: services.flowEnvironment()), revision: current.revision)
         }
     }
 }

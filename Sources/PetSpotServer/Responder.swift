@@ -1,0 +1,184 @@
+import Logging
+import NIOCore
+import PetSpotJSON
+import PetSpotProtocol
+
+/// How a connection gets the answer to each line it reads. `ConnectionHandler` owns the order,
+/// back-pressure and closing; a responder owns what the answer is. The daemon's is `Responder`;
+/// tests of the handler give it answers they release when they choose.
+protocol Responding {
+    /// Called on the connection's event loop, one line at a time: the next line is asked for
+    /// only once the answer before it is written. `draining`: the daemon is stopping.
+    func answer(_ frame: LineFrame, draining: Bool) -> Answer
+}
+
+/// The one path from a line to its answer, for one connection: parses the line, checks a
+/// batch, validates each envelope, refuses what comes while the daemon stops, finds each
+/// request's route (`Routes`) and joins a batch's answers. What only touches memory is answered
+/// at once on the event loop; a line of 64 KiB or more is parsed and answered in a task, and so
+/// is a request whose handler waits. Requests of a batch run in order: once one has to wait,
+/// the ones after it wait too.
+struct Responder: Responding {
+    /// Lines at least this long are parsed and answered off the event loop: parsing and
+    /// normalising megabytes would hold up every other connection on the loop.
+    static let offloadLineBytes = 64 * 1024
+    /// Strings at least this long stay in their line (`JSONValue.longString`) until the request
+    /// is answered: a photo's text, which is then decoded from there, a part at a time.
+    static let inPlaceStringBytes = 64 * 1024
+
+    let routes: Routes
+    let services: DaemonServices
+    let peer: Peer
+    /// The connection's logger (who the client is).
+    let logger: Logger
+    /// The connection's watches; nil where nothing can be notified.
+    let subscriber: Subscriber?
+
+    func answer(_ frame: LineFrame, draining: Bool) -> Answer {
+        switch frame {
+        case .tooLong(let limit):
+            let error = RPCError(.lineTooLong, "the line is longer than \(limit) bytes and was skipped up to its newline",
+                                 details: ["limit": "limits.maxLineBytes", "max": .int(limit)])
+            routes.faults.log.limitHit("limits.maxLineBytes", kind: "lineTooLong", connection: logger, error.message)
+            return .now(AnswerWriter.failure(error))
+        case .refused(let refusal):
+            let error = RPCError.limitExceeded(refusal.setting, max: refusal.limit, refusal.message)
+            routes.faults.log.limitHit(refusal.setting, kind: "limitExceeded", connection: logger, error.message)
+            return .now(AnswerWriter.failure(error))
+        case .line(let line):
+            if line.readableBytes >= Self.offloadLineBytes {
+                // The line is a slice of the decoder's buffer, handed over as it is, not copied
+                // (12 MiB for a photo): a line that ends its read leaves the buffer to the slice
+                // alone, and bytes after it move to a buffer of their own (NIO's copy on write
+                // takes the unread part, with the buffer's spare room, not the line).
+                // Handed over, not captured: the request alone holds the line, whose long strings
+                // are read where they are (a photo is decoded from it into the spool), and the
+                // bytes go once the request is answered.
+                let handOff = LineHandOff(line)
+                return .later { [self] in await respond(line: handOff.take(), draining: draining).bytes }
+            }
+            return respond(line: line, draining: draining)
+        }
+    }
+
+    /// Parses the line and answers what can be answered at once; hands back the rest as work.
+    func respond(line: ByteBuffer, draining: Bool) -> Answer {
+        let settings = services.requestSettings(for: peer)
+        let parsed: JSONValue
+        do {
+            if line.readableBytes >= Self.inPlaceStringBytes {
+                // A photo's base64 is read where it arrived, not copied into a String first.
+                parsed = try JSONParser.parse(LineBytes(line), count: line.readableBytes, maxDepth: settings.limits.maxJSONDepth,
+                                              keepingStringsInPlaceFrom: Self.inPlaceStringBytes)
+            } else {
+                parsed = try line.withUnsafeReadableBytes { raw throws(JSONParseError) -> JSONValue in
+                    try JSONParser.parse(buffer: raw.bindMemory(to: UInt8.self), maxDepth: settings.limits.maxJSONDepth)
+                }
+            }
+        } catch {
+            return .now(AnswerWriter.failure(RPCError(.parseError, "not valid JSON: \(error)")))
+        }
+        guard case .array(let elements) = parsed else {
+            return respond(to: parsed, settings, draining: draining)
+        }
+        if let refusal = refuseBatch(elements, settings.limits) { return .now(refusal) }
+        var answers: [ByteBuffer] = []
+        for (index, element) in elements.enumerated() {
+            switch respond(to: element, settings, draining: draining) {
+            case .now(let answer):
+                if let answer { answers.append(answer) }
+            case .later(let work):
+                let rest = elements[(index + 1)...]
+                return .later { [self, answers] in
+                    var all = answers
+                    if let answer = await work() { all.append(answer) }
+                    for element in rest {
+                        if let answer = await respond(to: element, settings, draining: draining).bytes { all.append(answer) }
+                    }
+                    return Self.batch(all)
+                }
+            }
+        }
+        return .now(Self.batch(answers))
+    }
+
+    /// One request of a line or a batch. Notifications run but answer nothing.
+    private func respond(to value: JSONValue, _ settings: RequestSettings, draining: Bool) -> Answer {
+        let request: RPCRequest
+        switch RPCRequest.validate(value) {
+        case .failure(let failure):
+            return .now(failure.id.map { AnswerWriter.failure(id: $0, failure.error) })
+        case .success(let r):
+            request = r
+        }
+        if draining {
+            return .now(request.id.map { AnswerWriter.failure(id: $0, RPCError(.shuttingDown, "the daemon is stopping; send this again once it is back")) })
+        }
+        guard let route = routes.route(request.method, relay: settings.isRelay) else {
+            // To a peer outside relay.group the relay methods do not exist: the same answer as any
+            // unknown name, and the list it gives leaves them out.
+            let known = ProtocolMethods.offered(toRelay: settings.isRelay).map { $0.name }
+            return .now(request.id.map {
+                AnswerWriter.failure(id: $0, RPCError(.methodNotFound, "no method \"\(request.method)\"; the methods are \(known.joined(separator: ", "))",
+                                                      parameter: "method"))
+            })
+        }
+        let context = RequestContext(peer: peer, settings: settings, draining: draining, subscriber: subscriber,
+                                     connectionLogger: logger, method: request.method, id: request.id)
+        return route.answer(request.params, request.id, context)
+    }
+
+    /// A batch's answers as one JSON array, as `JSONWriter` writes one; nil when there are none.
+    private static func batch(_ answers: [ByteBuffer]) -> ByteBuffer? {
+        guard !answers.isEmpty else { return nil }
+        var out = ByteBufferAllocator().buffer(capacity: answers.reduce(3) { $0 + $1.readableBytes + 1 })
+        out.writeInteger(UInt8(ascii: "["))
+        for (i, answer) in answers.enumerated() {
+            if i > 0 { out.writeInteger(UInt8(ascii: ",")) }
+            out.writeImmutableBuffer(answer)
+        }
+        out.writeInteger(UInt8(ascii: "]"))
+        return out
+    }
+
+    private func refuseBatch(_ elements: [JSONValue], _ limits: DaemonConfiguration.Limits) -> ByteBuffer? {
+        if elements.isEmpty {
+            return AnswerWriter.failure(RPCError(.invalidRequest, "an empty batch holds no request"))
+        }
+        if elements.count > limits.maxBatchSize {
+            let error = RPCError.limitExceeded("limits.maxBatchSize", max: limits.maxBatchSize,
+                                               "a batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count)")
+            routes.faults.log.limitHit("limits.maxBatchSize", connection: logger, error.message)
+            return AnswerWriter.failure(error)
+        }
+        return nil
+    }
+}
+
+/// A request's line as the bytes its long strings stay in.
+private struct LineBytes: JSONSourceBytes {
+    let line: ByteBuffer
+
+    init(_ line: ByteBuffer) {
+        self.line = line
+    }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        line.withUnsafeReadableBytes { raw in body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range])) }
+    }
+}
+
+/// A line passed to the task that answers it, held by nobody once taken.
+private final class LineHandOff: @unchecked Sendable {
+    // @unchecked: written once here and taken once by the one task that answers the line.
+    private var line: ByteBuffer?
+
+    init(_ line: ByteBuffer) {
+        self.line = line
+    }
+
+    func take() -> ByteBuffer {
+        defer { line = nil }
+        return line ?? ByteBuffer()
+    }
+}
