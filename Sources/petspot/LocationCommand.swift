@@ -6,6 +6,7 @@ import FoundationEssentials
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 import PetSpotViews
 
 /// `petspot location`: where the daemon says we are, once or as it changes.

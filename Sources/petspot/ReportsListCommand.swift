@@ -5,6 +5,7 @@ import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 
 /// `petspot reports list`: a table to find a report by, or JSON lines for a script.
 struct ReportsListCommand: ParsableCommand {
