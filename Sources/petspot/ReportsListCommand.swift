@@ -96,7 +96,7 @@ struct ReportsListCommand: ParsableCommand {
                 continue
             }
             if json {
-                writeToStandardOutput(JSONWriter.string(["change": .string(changed.change.rawValue), "report": report.json]) + "\n")
+                writeToStandardOutput(JSONWriter.terminalString(["change": .string(changed.change.rawValue), "report": report.json]) + "\n")
                 continue
             }
             let record = ReportRecord(report)
