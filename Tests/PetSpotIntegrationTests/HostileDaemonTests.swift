@@ -102,6 +102,14 @@ struct HostileDaemonTests {
             let first = try JSONParser.parse(String(json.stdout.split(separator: "\n")[0]))
             #expect(first[path: "values", "race"] == .string(HostileAnswers.text))
             #expect(first["delivery"] == ["state": "pending"])
+            // Each line whole and in the order written: the list first, then what the watch told.
+            for run in runs where run.what.contains("--json") && !run.what.contains(" show ") {
+                for line in run.stdout.split(separator: "\n") {
+                    #expect((try? JSONParser.parse(String(line))) != nil, "\(run.what): \(line.prefix(300))")
+                }
+            }
+            let watched = try #require(runs.first { $0.what.contains("reports list --watch --socket") })
+            #expect(watched.stdout.hasPrefix("ID "), "\(watched.stdout.prefix(300))")
         } else {
             for run in runs + [methods, csv] {
                 // `call` prints what it is given, refused by no reader; an error answer exits 1.
