@@ -1,4 +1,3 @@
-import PetSpotClient
 import PetSpotText
 
 /// What `petspot-relay --status` prints, and its exit status.
