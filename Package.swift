@@ -17,8 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
     targets: [
+        // Text made fit for a terminal or a log line: the one rule for which characters are
+        // shown escaped, for the clients' output, the log lines and JSON written for a person.
+        .target(name: "PetSpotText"),
         // Pure JSON values: a strict parser with limits and a writer. No I/O.
-        .target(name: "PetSpotJSON"),
+        .target(name: "PetSpotJSON", dependencies: ["PetSpotText"]),
         // The report flow: steps, fields, rules, formatting, screens, string catalogs. No I/O.
         // SHA-256 of a photo comes from libcrypto (CLibCrypto), a pure function like the rest.
         .target(name: "PetSpotFlow", dependencies: ["PetSpotJSON", "PetSpotViews", "CLibCrypto"]),
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "PetSpotBoard", dependencies: ["PetSpotJSON", "PetSpotViews", "PetSpotFlow"]),
         // The wire: JSON-RPC 2.0 envelopes, error kinds, parameter readers, the views' JSON, and
         // the contract of every method as a type: what daemon and clients both read and write.
-        .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews"]),
+        .target(name: "PetSpotProtocol", dependencies: ["PetSpotJSON", "PetSpotViews", "PetSpotText"]),
         // Configuration files read against a table of settings, the same way by petspotd and petspot-relay.
         .target(name: "PetSpotSettings", dependencies: ["PetSpotJSON", "PetSpotSystem"]),
         // Thin POSIX edges the programs share: whole reads and writes on a descriptor, a named thread.
@@ -68,16 +71,16 @@ let package = Package(
         ]),
         // Log lines on standard error that journald reads with their priorities: the daemon's
         // and the relay's.
-        .target(name: "PetSpotLogging", dependencies: ["PetSpotSystem", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PetSpotLogging", dependencies: ["PetSpotSystem", "PetSpotText", .product(name: "Logging", package: "swift-log")]),
         // A small blocking client over the Unix socket, for the CLI, tools and tests.
-        .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol", "PetSpotViews"]),
+        .target(name: "PetSpotClient", dependencies: ["PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotText"]),
         .executableTarget(name: "petspotd", dependencies: [
             "PetSpotServer", "PetSpotFlow", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "petspot", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "PetSpotText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
@@ -87,7 +90,7 @@ let package = Package(
         // connection string, the central schema and its writer, the delivery loop, backoff,
         // status. Like petspotd it needs FoundationEssentials at most, not Foundation's ICU.
         .target(name: "PetSpotRelay", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging", "CLibPQ",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotSettings", "PetSpotSystem", "PetSpotLogging", "PetSpotText", "CLibPQ",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -106,7 +109,8 @@ let package = Package(
         // The report store alone, in process: what durable submits cost without the socket and the flow.
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
 
-        .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
+        .testTarget(name: "PetSpotTextTests", dependencies: ["PetSpotText"]),
+        .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON", "PetSpotText"]),
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
         .testTarget(name: "PetSpotBoardTests", dependencies: ["PetSpotBoard", "PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotViews", "PetSpotJSON"]),
@@ -116,7 +120,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem"]),
+        .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem", "PetSpotText"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
@@ -133,7 +137,7 @@ let package = Package(
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: [
-            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "petspotd", "petspot",
+            "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "PetSpotText", "petspotd", "petspot",
             "PetSpotRelay", "petspot-relay", "PetSpotFlow",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

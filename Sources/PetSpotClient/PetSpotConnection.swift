@@ -4,11 +4,14 @@ import Glibc
 import FoundationEssentials
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 
-/// Why talking to the daemon failed (not an error answer: those are `RPCError`).
+/// Why talking to the daemon failed (not an error answer: those are `RPCError`). What the
+/// daemon sent may be quoted in it (an answer that is not JSON-RPC, a member that does not fit):
+/// the description is kept as `VisibleText` writes it, fit for a terminal and a log line.
 public struct ClientError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = VisibleText.line(description) }
 }
 
 /// One connection to petspotd with plain blocking I/O: the right tool for a command-line
@@ -244,10 +247,10 @@ public final class PetSpotConnection: DaemonCalling {
         }
         guard let value = answer else { throw ClientError("petspotd closed the connection") }
         guard let response = RPCResponse(json: value) else {
-            throw ClientError("petspotd sent an answer that is not JSON-RPC: \(JSONWriter.string(value))")
+            throw ClientError("petspotd sent an answer that is not JSON-RPC: \(JSONWriter.terminalString(value))")
         }
         guard response.id == .int(id) else {
-            throw ClientError("petspotd answered request \(JSONWriter.string(response.id)) when \(id) was expected")
+            throw ClientError("petspotd answered request \(JSONWriter.terminalString(response.id)) when \(id) was expected")
         }
         return response.outcome
     }
@@ -286,7 +289,7 @@ public final class PetSpotConnection: DaemonCalling {
     private static func notification(from value: JSONValue?) throws(ClientError) -> DaemonNotification {
         guard let value else { throw ClientError("petspotd closed the connection") }
         guard let notification = DaemonNotification(value) else {
-            throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.string(value))")
+            throw ClientError("petspotd sent an answer no request waited for: \(JSONWriter.terminalString(value))")
         }
         return notification
     }

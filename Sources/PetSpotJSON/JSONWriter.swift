@@ -1,9 +1,12 @@
+import PetSpotText
+
 /// Serialises JSON values compactly on one line: strings are escaped so that an answer never
 /// contains a raw newline, and non-ASCII text is written as UTF-8.
 ///
-/// `forTerminal` also escapes what JSON lets through raw but a terminal acts on: C1 controls
-/// (U+0080–U+009F; U+009B is a one-character CSI) and the line and paragraph separators. The
-/// document means the same; only a person's screen is spared.
+/// `forTerminal` also escapes what JSON lets through raw but a terminal acts on, every character
+/// `VisibleText` shows escaped: C1 controls (U+0080–U+009F; U+009B is a one-character CSI), the
+/// line and paragraph separators and the bidirectional controls. The document means the same;
+/// only a person's screen is spared.
 public enum JSONWriter {
     public static func write(_ value: JSONValue, into out: inout [UInt8], forTerminal: Bool = false) {
         switch value {
@@ -55,8 +58,7 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: they go in whole, in one copy.
         let whole: Bool? = s.utf8.withContiguousStorageIfAvailable { bytes in
-            // 0xC2 and 0xE2 lead the UTF-8 of C1 controls and of U+2028/U+2029.
-            guard !bytes.contains(where: { needsEscape($0) || (forTerminal && ($0 == 0xC2 || $0 == 0xE2)) }) else { return false }
+            guard !bytes.contains(where: { needsEscape($0) || (forTerminal && terminalLeadBytes[Int($0)]) }) else { return false }
             out.append(contentsOf: bytes)
             return true
         }
@@ -65,6 +67,19 @@ public enum JSONWriter {
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    /// The bytes that lead the UTF-8 of a character above ASCII that `VisibleText` shows escaped
+    /// (0xC2 for C1, 0xD8 for U+061C, 0xE2 for the marks, separators and bidirectional controls):
+    /// a string without them and without a byte `needsEscape` goes to a terminal in one copy.
+    private static let terminalLeadBytes: [Bool] = {
+        var lead = [Bool](repeating: false, count: 256)
+        for range in VisibleText.shownEscaped {
+            for value in range where value >= 0x80 {
+                if let scalar = Unicode.Scalar(value), let first = UTF8.encode(scalar)?.first { lead[Int(first)] = true }
+            }
+        }
+        return lead
+    }()
 
     @inline(__always)
     private static func needsEscape(_ b: UInt8) -> Bool {
@@ -91,13 +106,13 @@ public enum JSONWriter {
 
     private static func writeTerminalEscaped(_ s: String, into out: inout [UInt8]) {
         for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x80...0x9F, 0x2028, 0x2029:
+            if scalar.value < 0x80 {
+                writeEscaped(byte: UInt8(scalar.value), into: &out)
+            } else if VisibleText.isShownEscaped(scalar) {
+                // All of them are in the Basic Multilingual Plane: one \uXXXX each.
                 let v = Int(scalar.value)
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[v >> 12], hex[(v >> 8) & 0xF], hex[(v >> 4) & 0xF], hex[v & 0xF]])
-            case 0..<0x80:
-                writeEscaped(byte: UInt8(scalar.value), into: &out)
-            default:
+            } else {
                 out.append(contentsOf: UTF8.encode(scalar)!)
             }
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import PetSpotText
 
 /// One line per event on standard error. Under systemd (JOURNAL_STREAM set) each line starts
 /// with the syslog priority in angle brackets, which journald reads as the entry's level.
@@ -31,12 +32,13 @@ public struct StderrLogHandler: LogHandler {
     }
 
     /// One event as the one line written for it, newline included. Whatever the message and
-    /// the values hold (a client's request id, say), the line has no other line break and no
-    /// control character: those are written as escapes, so no text can end a line early, forge
-    /// another, or drive a terminal.
+    /// the values hold (a client's request id, a daemon's error message), the line has no other
+    /// line break, no control character and no bidirectional control: `VisibleText` writes
+    /// those as escapes, so no text can end a line early, forge another, drive a terminal or
+    /// turn the line around.
     static func line(label: String, level: Logger.Level, message: String, metadata: Logger.Metadata, journald: Bool) -> String {
-        let fields = metadata.sorted { $0.key < $1.key }.map { "\(escaped($0.key))=\(quoted("\($0.value)"))" }.joined(separator: " ")
-        let text = escaped(message) + (fields.isEmpty ? "" : " " + fields)
+        let fields = metadata.sorted { $0.key < $1.key }.map { "\(VisibleText.line($0.key))=\(quoted("\($0.value)"))" }.joined(separator: " ")
+        let text = VisibleText.line(message) + (fields.isEmpty ? "" : " " + fields)
         return journald ? "<\(priority(level))>\(text)\n" : "\(label): \(level): \(text)\n"
     }
 
@@ -62,39 +64,19 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 
-    /// A value as it is when it holds no space, quote, backslash or control character;
-    /// otherwise in quotes, with those escaped.
+    /// A value as it is when it holds no space, quote, backslash or character `VisibleText`
+    /// escapes; otherwise in quotes, with quotes and backslashes escaped as well.
     private static func quoted(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || isControl($0) }) else { return value }
+        guard value.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || VisibleText.isShownEscaped($0) }) else { return value }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            default: out += escaped(scalar)
+            case _ where VisibleText.isShownEscaped(scalar): out += VisibleText.escape(scalar)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
-    }
-
-    /// `text` with its control characters escaped.
-    private static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        return text.unicodeScalars.map(escaped).joined()
-    }
-
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\n": "\\n"
-        case "\r": "\\r"
-        case "\t": "\\t"
-        case _ where isControl(scalar): "\\u{\(String(scalar.value, radix: 16))}"
-        default: String(scalar)
-        }
-    }
-
-    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

@@ -1,4 +1,4 @@
-import PetSpotClient
+import PetSpotText
 
 /// What `petspot-relay --status` prints, and its exit status.
 ///

@@ -18,7 +18,9 @@ public struct StateFile: Sendable {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError(errno: errno) }
         do throws(SystemError) {
-            try FileDescriptorIO.write(fd, JSONWriter.string(state.json) + "\n")
+            // People read it too (cat, jq): what the daemon or PostgreSQL said, quoted in an
+            // error, is written with JSON escapes for anything a terminal would act on.
+            try FileDescriptorIO.write(fd, JSONWriter.terminalString(state.json) + "\n")
             guard fsync(fd) == 0 else { throw SystemError(errno: errno) }
         } catch {
             close(fd)

@@ -2,6 +2,7 @@ import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 
 /// `petspot call`: one raw JSON-RPC request, for scripts and for exploring the protocol.
 struct CallCommand: ParsableCommand {

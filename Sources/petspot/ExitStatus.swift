@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PetSpotSystem
+import PetSpotText
 
 /// The exit codes of `petspot`, from sysexits.h where one fits, so scripts can tell a refused
 /// request from a daemon that is not there.
@@ -15,9 +16,10 @@ enum ExitStatus {
     // A signal ends `petspot report` with 128 + its number, as a shell reports it: 130 for Ctrl-C.
 }
 
-/// Prints one line to stderr and ends the program.
+/// Prints one line to stderr and ends the program. The line often quotes the daemon (its error
+/// message, an answer that did not fit): it is written as `VisibleText` shows it.
 func fail(_ line: String, code: Int32) -> Never {
-    writeToStandardError(line + "\n")
+    writeToStandardError(VisibleText.line(line) + "\n")
     exit(code)
 }
 

@@ -6,6 +6,7 @@ import FoundationEssentials
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 import PetSpotViews
 
 /// `petspot location`: where the daemon says we are, once or as it changes.
@@ -84,7 +85,7 @@ struct LocationCommand: ParsableCommand {
         SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
         var location = conn.callOrExit(LocationWatch.self, LocaleParams()).location
         while true {
-            writeToStandardOutput((json ? JSONWriter.string(location.json) : Self.watchLine(location)) + "\n")
+            writeToStandardOutput((json ? JSONWriter.terminalString(location.json) : VisibleText.line(Self.watchLine(location))) + "\n")
             location = conn.nextOrExit(LocationChanged.self).location
         }
     }

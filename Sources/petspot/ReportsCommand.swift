@@ -1,6 +1,7 @@
 import ArgumentParser
 import PetSpotClient
 import PetSpotProtocol
+import PetSpotText
 
 /// `petspot reports`: the reports you have submitted.
 struct ReportsCommand: ParsableCommand {
@@ -19,6 +20,7 @@ struct ReportsCommand: ParsableCommand {
         defaultSubcommand: ReportsListCommand.self)
 
     /// Completes a report id from the daemon, reading --socket from the command line typed so far.
+    /// An id a terminal would not show as it is (one with a control character) is not offered.
     @Sendable
     static func completeReportIDs(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         var socket = PetSpotConnection.defaultSocketPath()
@@ -26,6 +28,6 @@ struct ReportsCommand: ParsableCommand {
         guard let connection = try? PetSpotConnection(socketPath: socket, timeout: .seconds(2)),
             case .success(let page)? = try? connection.call(ReportsList.self, ReportsList.Params(limit: 100))
         else { return [] }
-        return page.reports.map(\.id).filter { $0.hasPrefix(prefix) }
+        return page.reports.map(\.id).filter { $0.hasPrefix(prefix) && !$0.unicodeScalars.contains(where: VisibleText.isShownEscaped) }
     }
 }

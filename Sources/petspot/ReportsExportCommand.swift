@@ -1,5 +1,6 @@
 import ArgumentParser
 import PetSpotJSON
+import PetSpotText
 
 /// `petspot reports export`: every report of yours, for a spreadsheet or another program.
 struct ReportsExportCommand: ParsableCommand {
@@ -11,7 +12,9 @@ struct ReportsExportCommand: ParsableCommand {
             ndjson: one report per line, as petspotd stores it. csv: RFC 4180 with a header \
             row, CRLF line ends, and quotes around any field with a comma, a quote or a line \
             break; values are as stored (the chip as digits, coordinates with 5 decimals), the \
-            photo as its type, size and SHA-256.
+            photo as its type, size and SHA-256. Neither carries a character a terminal would \
+            act on: NDJSON writes such a character as a JSON escape (the same document), CSV \
+            as \\u{1B} (a tab as \\t); a line break in a description stays one.
 
             Examples:
               petspot reports export > reports.ndjson
@@ -41,8 +44,8 @@ struct ReportsExportCommand: ParsableCommand {
             var chunk = ""
             for report in page {
                 switch format {
-                case .ndjson: chunk += JSONWriter.string(report.json) + "\n"
-                case .csv: chunk += CSVWriter.record(Self.csvRow(ReportRecord(report)))
+                case .ndjson: chunk += JSONWriter.terminalString(report.json) + "\n"
+                case .csv: chunk += CSVWriter.record(Self.csvRow(ReportRecord(report)).map(VisibleText.lines))
                 }
             }
             write(chunk)

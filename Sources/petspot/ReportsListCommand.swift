@@ -5,6 +5,7 @@ import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 
 /// `petspot reports list`: a table to find a report by, or JSON lines for a script.
 struct ReportsListCommand: ParsableCommand {
@@ -53,19 +54,21 @@ struct ReportsListCommand: ParsableCommand {
         if watch { follow(conn) }
     }
 
+    /// The list, written as the watch's lines are (write(2), no stdio buffer): a buffered table
+    /// would come out after them, or never once a signal ends the watch.
     private func list(_ conn: PetSpotConnection) {
         let pager = ReportPager(conn)
         var reports: [ReportRecord] = []
         let more = pager.forEach(limit: all ? nil : limit) { page in
             if json {
-                for report in page { print(JSONWriter.terminalString(report.json)) }
+                writeToStandardOutput(page.map { JSONWriter.terminalString($0.json) + "\n" }.joined())
             } else {
                 reports += page.map(ReportRecord.init)
             }
         }
         if json { return }
         if reports.isEmpty {
-            print(watch ? "No reports yet." : "No reports yet. File one with: petspot report")
+            writeToStandardOutput(watch ? "No reports yet.\n" : "No reports yet. File one with: petspot report\n")
             return
         }
         let species = SpeciesNames(conn)
@@ -77,8 +80,9 @@ struct ReportsListCommand: ParsableCommand {
                 report.delivery(withTime: false),
             ].map(VisibleText.line))
         }
-        for line in table.lines { print(line) }
-        if more { print("… more reports: petspot reports list --all, or petspot reports export") }
+        var lines = table.lines
+        if more { lines.append("… more reports: petspot reports list --all, or petspot reports export") }
+        writeToStandardOutput(lines.map { $0 + "\n" }.joined())
     }
 
     /// A line per change until a signal ends the program; one that fell behind lists again.
@@ -95,7 +99,7 @@ struct ReportsListCommand: ParsableCommand {
                 continue
             }
             if json {
-                writeToStandardOutput(JSONWriter.string(["change": .string(changed.change.rawValue), "report": report.json]) + "\n")
+                writeToStandardOutput(JSONWriter.terminalString(["change": .string(changed.change.rawValue), "report": report.json]) + "\n")
                 continue
             }
             let record = ReportRecord(report)

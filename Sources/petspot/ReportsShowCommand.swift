@@ -2,6 +2,7 @@ import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 import PetSpotViews
 
 /// `petspot reports show`: one report with everything needed to act on it.

@@ -1,9 +1,11 @@
 import PetSpotProtocol
+import PetSpotText
 import PetSpotViews
 
 /// Turns the daemon's flow view into text: a whole redrawn screen on a terminal, or plain
 /// lines a script can log. It shows what the view says and nothing else; the only words of
-/// its own are the prompts and hints of `ReportCopy`.
+/// its own are the prompts and hints of `ReportCopy`. Whatever comes from the daemon (the view,
+/// an error message in a notice, a report id) is drawn as `VisibleText` writes it.
 struct ScreenRenderer {
     enum Layout: Equatable {
         /// Clear and redraw the whole screen before every prompt, at most `width` columns wide.
@@ -30,6 +32,7 @@ struct ScreenRenderer {
 
     /// What to write before the next prompt.
     func frame(_ view: FlowView, focus: ReportFocus, change: ScreenChange, notices: [Notice]) -> String {
+        let view = view.visible
         switch layout {
         case .fullScreen(let widest):
             return Terminal.clearScreen + text(fullScreen(view, focus: focus, notices: notices, width: width(widest)))
@@ -48,6 +51,7 @@ struct ScreenRenderer {
     /// The question the next line answers. Plain prompts end their line, so that a transcript
     /// has one prompt per line.
     func prompt(_ view: FlowView, focus: ReportFocus) -> String {
+        let view = view.visible
         let question: String
         var hint = ""
         switch focus {
@@ -95,7 +99,7 @@ struct ScreenRenderer {
     /// Said once when the flow has started: its id, for `petspot call` and for support. The
     /// same words in every language, so a script can find it.
     func opening(_ view: FlowView) -> String {
-        layout == .plain ? "flow: \(view.id)\n" : ""
+        layout == .plain ? "flow: \(VisibleText.line(view.id))\n" : ""
     }
 
     /// The last words after a submit: the report id, and how to see the report.
@@ -115,7 +119,8 @@ struct ScreenRenderer {
 
     /// A report stored: what was said, then how to see the report when its id is known.
     private func success(_ said: String, reportID: String?) -> String {
-        let showIt = reportID.map(copy.showIt)
+        let said = VisibleText.line(said)
+        let showIt = reportID.map { VisibleText.line(copy.showIt($0)) }
         switch layout {
         case .fullScreen:
             return "\n " + style.green(style.bold("✓ " + said)) + "\n" + (showIt.map { " " + style.dim($0) + "\n" } ?? "")
@@ -126,7 +131,8 @@ struct ScreenRenderer {
 
     /// The last words when the flow ended without a report: cancelled here or elsewhere, or expired.
     func ended(_ said: String) -> String {
-        layout == .plain ? said + "\n" : "\n " + style.yellow(said) + "\n"
+        let said = VisibleText.line(said)
+        return layout == .plain ? said + "\n" : "\n " + style.yellow(said) + "\n"
     }
 
     // MARK: Full screen
@@ -251,6 +257,7 @@ struct ScreenRenderer {
     }
 
     private func fullNotice(_ notice: Notice, width: Int) -> [String] {
+        let notice = notice.visible
         let icon: String
         switch notice.kind {
         case .info: icon = style.cyan("•")
@@ -330,6 +337,7 @@ struct ScreenRenderer {
     }
 
     private func plainNotice(_ notice: Notice) -> [String] {
+        let notice = notice.visible
         let mark = notice.kind == .warning || notice.kind == .problem ? "!" : "*"
         return ["\(mark) \(notice.text)"] + notice.details.map { "    " + $0 }
     }

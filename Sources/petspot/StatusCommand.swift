@@ -2,6 +2,7 @@ import ArgumentParser
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotText
 import PetSpotViews
 
 /// `petspot status`: is the daemon there, which version, and what can it do for me.

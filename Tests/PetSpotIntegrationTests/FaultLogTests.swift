@@ -104,7 +104,7 @@ struct FaultLogTests {
         #expect(!lines.contains { $0.hasPrefix("<3>forged") }, "\(daemon.log)")
         #expect(!daemon.log.contains("\u{1B}") && !daemon.log.contains("\r") && !daemon.log.contains("\u{2028}"))
         let fault = try #require(logLines(daemon.log, containing: "<4>request failed", "limit=limits.maxFlowsPerUser").first)
-        #expect(fault.contains(#"requestId="evil\n<3>forged line\r\u{1b}[2J\u{2028}end""#), "\(fault)")
+        #expect(fault.contains(#"requestId="evil\n<3>forged line\r\u{1B}[2J\u{2028}end""#), "\(fault)")
         #expect(fault.contains("method=flow.start") && fault.contains("uid=\(getuid())") && fault.contains("pid="), "\(fault)")
     }
 }

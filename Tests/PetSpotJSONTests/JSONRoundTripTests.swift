@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotText
 import Testing
 
 /// Properties on generated values (`JSONGenerator`, seeded, so every run checks the same ones):
@@ -30,19 +31,36 @@ struct JSONRoundTripTests {
         }
     }
 
-    @Test("written for a terminal and read back: the same value, with no C1 control, line or paragraph separator left raw", arguments: seeds)
+    @Test("written for a terminal and read back: the same value, with nothing VisibleText escapes left raw", arguments: seeds)
     func terminal(seed: UInt64) throws {
         var generator = JSONGenerator(seed: seed)
         for _ in 0..<Self.valuesPerSeed {
             let value = generator.value()
             for text in [JSONWriter.terminalString(value), JSONPrettyPrinter.string(value)] {
-                #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" })
+                #expect(!text.unicodeScalars.contains { VisibleText.isShownEscaped($0) && $0 != "\n" })
                 try #require(try JSONParser.parse(text) == value, "\(JSONWriter.string(value))")
             }
         }
         let hostile: JSONValue = ["race\u{9B}": "Lab\u{1B}]0;t\u{07}\u{9B}31m\u{2028}\u{85}é"]
         #expect(JSONWriter.terminalString(hostile) == #"{"race\u009b":"Lab\u001b]0;t\u0007\u009b31m\u2028\u0085é"}"#)
         #expect(JSONWriter.string(hostile).contains("\u{9B}31m"), "the wire keeps what JSON allows raw")
+    }
+
+    @Test("every character VisibleText escapes, alone and among text, is escaped for a terminal and reads back as itself")
+    func terminalEveryShownEscaped() throws {
+        for range in VisibleText.shownEscaped {
+            for value in range {
+                let scalar = try #require(Unicode.Scalar(value))
+                for text in [String(scalar), "Łódź \(scalar) 🐕", "plain\(scalar)"] {
+                    let value: JSONValue = [text: .string(text)]
+                    for written in [JSONWriter.terminalString(value), JSONPrettyPrinter.string(value)] {
+                        #expect(!written.unicodeScalars.contains { VisibleText.isShownEscaped($0) && $0 != "\n" }, "\(written.debugDescription)")
+                        #expect(try JSONParser.parse(written) == value, "\(written.debugDescription)")
+                    }
+                }
+            }
+        }
+        #expect(JSONWriter.terminalString(["a\u{202E}b\u{2066}c\u{200F}d\u{61C}e"]) == #"["a\u202eb\u2066c\u200fd\u061ce"]"#)
     }
 
     @Test("written with every escape JSON allows, chosen at random, and read back: the same value", arguments: seeds)
