@@ -147,8 +147,8 @@ enum HostileAnswers {
 
     static func location(refusing: Bool, status: LocationView.Status = .ok) -> JSONValue {
         let fix = status == .ok
-            ? LocationView.Fix(latitude: JSONNumber(validatedLiteral: "52.22968"), longitude: JSONNumber(validatedLiteral: "21.01223"),
-                               source: text, time: text, accuracy: JSONNumber(validatedLiteral: "4.2"))
+            ? LocationFix(latitude: Coordinate(scaled: 5_222_968), longitude: Coordinate(scaled: 2_101_223),
+                          source: text, time: text, accuracy: JSONNumber(validatedLiteral: "4.2"))
             : nil
         let view = LocationView(status: status, fix: fix, message: text, settings: SettingsLocation(file: text, key: text)).json
         guard refusing, case .object(var object) = view else { return view }
