@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PetSpotStore
 
@@ -10,9 +11,13 @@ struct ReportStoreSubmitTests {
             let result = try await store.submit(new)
 
             #expect(result.inserted)
+            #expect(new.submittedAt == "2026-11-21T13:58:27Z")
+            let submitted = Date(timeIntervalSince1970: 1_795_269_507)
             #expect(result.report == StoredReport(
                 id: new.id, flowID: new.flowID, ownerUID: 1000, submittedAt: new.submittedAt,
-                valuesJSON: new.valuesJSON, photoMediaType: nil, photoSHA256: nil, photoBytes: nil))
+                valuesJSON: new.valuesJSON, photoMediaType: nil, photoSHA256: nil, photoBytes: nil,
+                life: ReportLife(status: .missing, version: 1, updatedAt: submitted, expiryBase: submitted,
+                                 eraseBase: nil, erasedAt: nil)))
             #expect(try await store.get(id: new.id, ownerUID: 1000) == result.report)
             #expect(try await store.count() == 1)
         }
