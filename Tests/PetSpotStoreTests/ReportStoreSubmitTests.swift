@@ -23,6 +23,20 @@ struct ReportStoreSubmitTests {
         }
     }
 
+    @Test("a submit time that is not ISO 8601 UTC is refused, naming it, and nothing is stored")
+    func unreadableSubmitTime() async throws {
+        try await withTemporaryStore { store async throws in
+            for time in ["yesterday", "2026-11-21 13:58:27", ""] {
+                let error = await #expect(throws: ReportStoreError.self) {
+                    try await store.submit(sampleReport(1, submittedAt: time))
+                }
+                #expect(error?.kind == .invalidTime)
+                #expect(error?.message.contains("\"\(time)\"") == true)
+            }
+            #expect(try await store.count() == 0)
+        }
+    }
+
     @Test("a retried submit of the same flow returns the first report unchanged")
     func resubmitReturnsFirstReport() async throws {
         try await withTemporaryStore { store in
