@@ -51,7 +51,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Durable reports in SQLite, bundled by SQLiteNIO: it needs only FoundationEssentials, not ICU.
+        // A report's life after submit is pure rules (ReportLife) the store applies; erasure rewrites
+        // the stored values with PetSpotJSON.
         .target(name: "PetSpotStore", dependencies: [
+            "PetSpotJSON",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import PetSpotStore
 
 let arguments = CommandLine.arguments
@@ -15,7 +16,8 @@ let path = arguments[1]
 let writers = arguments.count > 2 ? Int(arguments[2]) ?? 16 : 16
 let seconds = arguments.count > 3 ? Int(arguments[3]) ?? 10 : 10
 
-let store = try await ReportStore(path: path)
+// The wall clock read here, by the program, as petspotd hands its own in.
+let store = try await ReportStore(path: path, now: Date())
 let clock = ContinuousClock()
 let began = clock.now
 let deadline = began + .seconds(seconds)

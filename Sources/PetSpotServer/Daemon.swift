@@ -45,7 +45,8 @@ public final class Daemon: Sendable {
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
         do {
-            store = try await ReportStore(path: configuration.databasePath, checkAtOpenMaxBytes: configuration.databaseCheckAtStartMaxBytes)
+            store = try await ReportStore(path: configuration.databasePath, now: clock.wallTime(),
+                                          checkAtOpenMaxBytes: configuration.databaseCheckAtStartMaxBytes)
         } catch where error.kind == .damaged {
             throw DatabaseDamaged(error: error)
         } catch {

@@ -1,13 +1,19 @@
 import NIOConcurrencyHelpers
 import PetSpotSystem
 
-/// Which reports a relay holds now: report id -> the end of its lease, on the daemon's clock.
+/// Which reports a relay holds now: report id -> the end of its lease, on the daemon's clock,
+/// and the version of the report it handed out.
 ///
 /// Memory only, by design: after a restart every undelivered report can be claimed again (a
 /// relay may deliver one twice; the central database takes a report once by its id). The one
 /// owner is `DaemonServices`; every change happens under this type's lock.
 public final class RelayClaims: Sendable {
-    private let leases = NIOLockedValueBox<[String: DaemonInstant]>([:])
+    private struct Lease {
+        let end: DaemonInstant
+        let version: Int?
+    }
+
+    private let leases = NIOLockedValueBox<[String: Lease]>([:])
     private let clock: DaemonClock
 
     public init(clock: DaemonClock) {
@@ -32,18 +38,28 @@ public final class RelayClaims: Sendable {
 
     /// Leases `ids` for `duration` from now and returns them in order, leaving out any that
     /// another claim took meanwhile (between looking at `held()` and this call): a report is
-    /// never handed to two claims at once.
-    public func take(_ ids: [String], for duration: Duration) -> [String] {
+    /// never handed to two claims at once. `versions` are the versions handed out, by id.
+    public func take(_ ids: [String], for duration: Duration, versions: [String: Int] = [:]) -> [String] {
         leases.withLockedValue { leases in
             let now = clock.now
             Self.dropEnded(&leases, now: now)
             let end = now.advanced(by: duration)
             var taken: [String] = []
             for id in ids where leases[id] == nil {
-                leases[id] = end
+                leases[id] = Lease(end: end, version: versions[id])
                 taken.append(id)
             }
             return taken
+        }
+    }
+
+    /// The versions handed out with the leases of `ids` that have not ended.
+    public func versions(of ids: some Sequence<String>) -> [String: Int] {
+        leases.withLockedValue { leases in
+            Self.dropEnded(&leases, now: clock.now)
+            var found: [String: Int] = [:]
+            for id in ids { if let version = leases[id]?.version { found[id] = version } }
+            return found
         }
     }
 
@@ -54,8 +70,8 @@ public final class RelayClaims: Sendable {
         }
     }
 
-    private static func dropEnded(_ leases: inout [String: DaemonInstant], now: DaemonInstant) {
+    private static func dropEnded(_ leases: inout [String: Lease], now: DaemonInstant) {
         // A lease ends at its instant: from then on the report is handed out again.
-        leases = leases.filter { $0.value > now }
+        leases = leases.filter { $0.value.end > now }
     }
 }

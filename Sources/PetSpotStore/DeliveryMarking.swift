@@ -1,10 +1,10 @@
-/// What acknowledging a list of reports changed.
+/// What acknowledging a list of report versions changed.
 public struct DeliveryMarking: Sendable, Hashable {
-    /// Reports marked delivered by this acknowledgement.
+    /// Reports whose delivered version this acknowledgement raised.
     public let delivered: Int
-    /// Reports that were delivered already; their time is kept.
+    /// Reports that had that version, or a later one, delivered already; their time is kept.
     public let alreadyDelivered: Int
-    /// The ids this acknowledgement marked, in the order given.
+    /// The ids whose delivered version this acknowledgement raised, in the order given.
     public let newlyDelivered: [String]
 
     public init(delivered: Int, alreadyDelivered: Int, newlyDelivered: [String] = []) {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NIOConcurrencyHelpers
 
 /// What a submit comes to: the report stored (or the one its flow already had), or why not.
@@ -9,6 +10,8 @@ typealias SubmitOutcome = Result<(report: StoredReport, inserted: Bool), ReportS
 /// member's caller: no member needs a turn of the store of its own after its group's.
 final class PendingSubmit: Sendable {
     let report: NewReport
+    /// Its life at submit, from its `submittedAt`.
+    let life: ReportLife
     /// What the report weighs in a group's transaction: its photo and values, the bulk of its row.
     let bytes: Int
 
@@ -19,8 +22,9 @@ final class PendingSubmit: Sendable {
 
     private let state = NIOLockedValueBox(State.waiting(nil))
 
-    init(_ report: NewReport) {
+    init(_ report: NewReport, submitted: Date) {
         self.report = report
+        self.life = .submitted(at: submitted.inWholeMilliseconds)
         self.bytes = report.valuesJSON.utf8.count + (report.photo?.data.count ?? 0)
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SQLiteNIO
 
 /// The layout of the report database: its migrations, and the mark that tells a petspotd database
@@ -15,6 +16,10 @@ enum ReportSchema {
         let identifier: String
         /// Run in order, one statement each: SQLiteNIO runs only the first statement of a string.
         let statements: [String]
+        /// Run after `statements`, each with the time of the upgrade bound as `?1` (milliseconds
+        /// since 1970, the daemon's wall time handed to the store): what rows stored before the
+        /// migration count from.
+        var statementsAtUpgradeTime: [String] = []
     }
 
     /// Where applied migrations are recorded; the name and layout are GRDB's, kept for the
@@ -58,6 +63,44 @@ enum ReportSchema {
             // A relay looks for the pending ones, oldest first: few among many delivered.
             "CREATE INDEX delivery_pending ON delivery(report_seq) WHERE delivered_at IS NULL",
             "INSERT INTO delivery (report_seq, delivered_at) SELECT seq, NULL FROM report",
+        ]),
+        // A report's life after submit (ReportLife): its status and version, and the bases its
+        // retention deadlines are counted from (a deadline is a base plus a reloadable setting,
+        // so it is never stored). A table of its own, not columns of `report`: a column added
+        // there lands after the photo in the row, and every change would rewrite the photo.
+        Migration(identifier: "v3-life", statements: [
+            """
+            CREATE TABLE report_life (
+                report_seq INTEGER PRIMARY KEY REFERENCES report(seq),
+                status TEXT NOT NULL CHECK (status IN ('missing', 'found', 'withdrawn', 'expired')),
+                version INTEGER NOT NULL CHECK (version >= 1),
+                -- Times in milliseconds since 1970, UTC: a base plus decimal days adds exactly.
+                updated_at_ms INTEGER NOT NULL,
+                expiry_base_ms INTEGER,  -- became or was renewed missing: only while missing
+                erase_base_ms INTEGER,   -- became found, withdrawn or expired: until erased
+                erased_at_ms INTEGER,    -- its personal data erased
+                CHECK ((expiry_base_ms IS NOT NULL) = (status = 'missing')),
+                CHECK ((erase_base_ms IS NOT NULL) = (status <> 'missing' AND erased_at_ms IS NULL)),
+                CHECK (erased_at_ms IS NULL OR status <> 'missing')
+            )
+            """,
+            // Retention's two sweeps and the earliest deadline: each reads its base's index in order.
+            "CREATE INDEX report_life_expiry ON report_life(expiry_base_ms) WHERE expiry_base_ms IS NOT NULL",
+            "CREATE INDEX report_life_erase ON report_life(erase_base_ms) WHERE erase_base_ms IS NOT NULL",
+            // Delivery by version: the version a relay last acknowledged, beside the report's
+            // own (written with every change), so that the pending ones are one index.
+            "ALTER TABLE delivery ADD COLUMN delivered_version INTEGER NOT NULL DEFAULT 0 CHECK (delivered_version >= 0)",
+            "ALTER TABLE delivery ADD COLUMN report_version INTEGER NOT NULL DEFAULT 1 CHECK (report_version >= 1)",
+            "UPDATE delivery SET delivered_version = 1 WHERE delivered_at IS NOT NULL",
+            "DROP INDEX delivery_pending",
+            "CREATE INDEX delivery_pending_version ON delivery(report_seq) WHERE delivered_version < report_version",
+        ], statementsAtUpgradeTime: [
+            // Reports stored before count from the upgrade, not from their submit: an upgrade
+            // must not expire a box's history at once.
+            """
+            INSERT INTO report_life (report_seq, status, version, updated_at_ms, expiry_base_ms)
+            SELECT seq, 'missing', 1, coalesce(unixepoch(submitted_at) * 1000, ?1), ?1 FROM report
+            """,
         ]),
     ]
 
@@ -116,8 +159,8 @@ enum ReportSchema {
 
     /// Runs the migrations the database has not had, in one transaction: all of them or none.
     /// The facts are read again inside it, so another process cannot migrate between the look
-    /// and the change.
-    static func migrate(_ db: DatabaseConnection, path: String) async throws {
+    /// and the change. `now` is the time of the upgrade.
+    static func migrate(_ db: DatabaseConnection, path: String, now: Date) async throws {
         try await db.inTransaction {
             let facts = try await facts(of: db)
             try checkCanMigrate(facts, path: path)
@@ -127,6 +170,9 @@ enum ReportSchema {
             try await db.execute("CREATE TABLE IF NOT EXISTS \(migrationsTable) (identifier TEXT NOT NULL PRIMARY KEY)")
             for migration in pending {
                 for statement in migration.statements { try await db.execute(statement) }
+                for statement in migration.statementsAtUpgradeTime {
+                    try await db.execute(statement, [.integer(Int(now.milliseconds))])
+                }
                 try await db.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
             }
         }

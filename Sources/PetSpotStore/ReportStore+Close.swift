@@ -46,10 +46,14 @@ extension ReportStore {
                     // A reader in another process (a backup) can keep it from finishing, past the
                     // busy timeout: the pragma says so in its result, not by failing.
                     if try await db.row("PRAGMA wal_checkpoint(TRUNCATE)")?.integer("busy") != 0 {
+                        let erased = diskCleanup.withLockedValue { $0 } != nil
+                            ? " (with what erased reports held: the next start cleans it)" : ""
                         checkpointError = ReportStoreError(
                             kind: .io, path: path,
                             message: "closed, but the WAL checkpoint could not finish: another connection "
-                                + "is reading the database; its WAL file stays until the next start")
+                                + "is reading the database; its WAL file stays until the next start" + erased)
+                    } else {
+                        diskCleanup.withLockedValue { $0 = nil }
                     }
                 } catch {
                     checkpointError = error

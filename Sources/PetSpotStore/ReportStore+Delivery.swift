@@ -2,9 +2,11 @@ import SQLiteNIO
 
 // What a relay claims and acknowledges, and the counts it shows.
 extension ReportStore {
-    /// Reports of all users not yet delivered, oldest first (by insertion order), with their
-    /// photos: at most `maxReports`, skipping the ids in `excluding` (claimed by a relay), and
-    /// stopping before the photos would exceed `maxPhotoBytes`; the first one always goes in.
+    /// Reports of all users whose current version is not yet delivered, oldest first (by
+    /// insertion order), as they are now, with their photos (an erased report has none, and no
+    /// personal values): at most `maxReports`, skipping the ids in `excluding` (claimed by a
+    /// relay), and stopping before the photos would exceed `maxPhotoBytes`; the first one always
+    /// goes in.
     public func claimable(
         excluding: Set<String>, maxReports: Int, maxPhotoBytes: Int
     ) async throws(ReportStoreError) -> [ClaimableReport] {
@@ -22,7 +24,7 @@ extension ReportStore {
                 let page = try await db.rows("""
                     SELECT report.seq AS seq, report.id AS id, report.photo_bytes AS photo_bytes
                     FROM delivery JOIN report ON report.seq = delivery.report_seq
-                    WHERE delivery.delivered_at IS NULL AND delivery.report_seq > ?
+                    WHERE delivery.delivered_version < delivery.report_version AND delivery.report_seq > ?
                     ORDER BY delivery.report_seq LIMIT ?
                     """, [.integer(Int(after)), .integer(pageSize)])
                 for row in page {
@@ -52,43 +54,60 @@ extension ReportStore {
         }
     }
 
-    /// Marks the reports delivered at `deliveredAt`, all in one durable transaction. Ones
-    /// delivered already keep their time; an id listed twice counts once. An id that names no
-    /// report throws `.reportNotFound` naming it, and nothing is marked.
-    public func markDelivered(ids: [String], at deliveredAt: String) async throws(ReportStoreError) -> DeliveryMarking {
-        var seen: Set<String> = []
-        let distinct = ids.filter { seen.insert($0).inserted }
-        return try await operation("cannot mark reports delivered") { db in
-            try await db.inTransaction { () async throws -> DeliveryMarking in
-                var delivered: [String] = []
-                var already = 0
-                for id in distinct {
-                    guard let row = try await db.row(
-                        "SELECT seq, delivered_at FROM \(StoredReport.joinedTables) WHERE id = ?", [.text(id)]
-                    ) else {
-                        throw ReportStoreError(kind: .reportNotFound, path: nil, message: "no report \"\(id)\"")
-                    }
-                    if try row.optionalText("delivered_at") != nil {
-                        already += 1
-                        continue
-                    }
-                    try await db.execute("""
-                        INSERT INTO delivery (report_seq, delivered_at) VALUES (?, ?)
-                        ON CONFLICT (report_seq) DO UPDATE SET delivered_at = excluded.delivered_at
-                        """, [.integer(Int(try row.integer("seq"))), .text(deliveredAt)])
-                    delivered.append(id)
+    /// Marks versions of reports delivered at `deliveredAt`, all in one durable transaction: a
+    /// report's delivered version becomes the highest of the one it had and the one given, so an
+    /// older acknowledgement never lowers it. A report listed twice counts once, at its highest
+    /// version. An id that names no report, or a version the report never had (below 1 or
+    /// above its current one), throws `.reportNotFound` naming it, and nothing is marked.
+    public func markDelivered(_ versions: [DeliveredVersion], at deliveredAt: String) async throws(ReportStoreError) -> DeliveryMarking {
+        var ids: [String] = []
+        var highestOf: [String: Int] = [:]
+        for delivered in versions {
+            if highestOf[delivered.reportID] == nil { ids.append(delivered.reportID) }
+            highestOf[delivered.reportID] = max(highestOf[delivered.reportID] ?? .min, delivered.version)
+        }
+        let (order, highest) = (ids, highestOf)
+        return try await writing("cannot mark reports delivered") { db in
+            var advanced: [String] = []
+            var already = 0
+            for id in order {
+                let version = highest[id] ?? 0
+                guard let row = try await db.row("""
+                    SELECT report.seq AS seq, delivered_version, report_life.version AS version
+                    FROM report LEFT JOIN delivery ON delivery.report_seq = report.seq
+                    LEFT JOIN report_life ON report_life.report_seq = report.seq
+                    WHERE id = ?
+                    """, [.text(id)]) else {
+                    throw ReportStoreError(kind: .reportNotFound, path: nil, message: "no report \"\(id)\"")
                 }
-                return DeliveryMarking(delivered: delivered.count, alreadyDelivered: already, newlyDelivered: delivered)
+                let current = try row.integer("version")
+                guard version >= 1, version <= current else {
+                    throw ReportStoreError(
+                        kind: .reportNotFound, path: nil,
+                        message: "report \"\(id)\" has no version \(version) (its versions are 1 to \(current))")
+                }
+                if try row.optionalInteger("delivered_version") ?? 0 >= version {
+                    already += 1
+                    continue
+                }
+                try await db.execute("""
+                    INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (report_seq) DO UPDATE
+                    SET delivered_at = excluded.delivered_at, delivered_version = excluded.delivered_version
+                    """, [.integer(Int(try row.integer("seq"))), .text(deliveredAt), .integer(version), .integer(Int(current))])
+                advanced.append(id)
             }
+            return (DeliveryMarking(delivered: advanced.count, alreadyDelivered: already, newlyDelivered: advanced), erasedAt: nil)
         }
     }
 
-    /// Delivered and pending reports of all users, and the latest delivery.
+    /// Reports of all users whose current version is delivered, those pending, and the latest
+    /// acknowledgement.
     public func deliveryCounts() async throws(ReportStoreError) -> DeliveryCounts {
         try await reading("cannot count deliveries") { db in
             let row = try await db.row("""
                 SELECT (SELECT COUNT(*) FROM report) AS total,
-                       (SELECT COUNT(*) FROM delivery WHERE delivered_at IS NOT NULL) AS delivered,
+                       (SELECT COUNT(*) FROM delivery WHERE delivered_version >= report_version) AS delivered,
                        (SELECT MAX(delivered_at) FROM delivery) AS last
                 """)
             let total = Int(try row?.integer("total") ?? 0)

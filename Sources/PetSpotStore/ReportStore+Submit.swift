@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SQLiteNIO
 
 // Submits: grouped into one transaction and one fsync while a commit is on disk.
@@ -8,7 +9,8 @@ extension ReportStore {
     /// one unchanged (also when two submits race, or share a group). `inserted` tells which happened.
     ///
     /// Throws `.conflict` if the flow's report belongs to another user (it is never handed out),
-    /// or if the report id is already used by another flow.
+    /// or if the report id is already used by another flow; `.invalidTime` if its `submittedAt`
+    /// is not ISO 8601 UTC. A new report is `missing`, version 1, expiring from its `submittedAt`.
     ///
     /// Group commit: submits that arrive while another operation holds the connection (a commit
     /// waiting for its fsync, say) are stored together in the next transaction, one fsync for all
@@ -21,7 +23,12 @@ extension ReportStore {
         if Task.isCancelled {
             throw ReportStoreError(kind: .cancelled, path: path, message: "\(action): cancelled")
         }
-        let pending = PendingSubmit(report)
+        guard let submitted = SubmitTime.date(report.submittedAt) else {
+            throw ReportStoreError(
+                kind: .invalidTime, path: nil,
+                message: "\(action): submittedAt \"\(report.submittedAt)\" is not ISO 8601 UTC (\"2026-11-21T13:07:27Z\")")
+        }
+        let pending = PendingSubmit(report, submitted: submitted)
         let asksForTurn = submitQueue.withLockedValue { queue in
             queue.waiting.append(pending)
             defer { queue.turnAskedFor = true }
@@ -90,20 +97,21 @@ extension ReportStore {
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
             try await db.run { try watch.check() }
-            let reports = group.map(\.report)
             let outcomes = try await db.inTransaction {
                 do {
-                    return try await Self.insertGroup(reports, into: db, path: path)
+                    return try await Self.insertGroup(group, into: db, path: path)
                 } catch let error where Self.failsOnlyItsMember(error) {
                     // A constraint of the file's own (not one a NewReport can break) refused the
                     // group's statement: SQLite undid that statement only; each member again alone.
-                    return try await Self.insertEach(reports, into: db, path: path)
+                    return try await Self.insertEach(group, into: db, path: path)
                 }
             }
             committedTransactions.withLockedValue { $0 += 1 }
             // Committed, but only to the file SQLite has open: it counts once that file is still
             // the one at the path. Checked in the same turn, so no other commit comes between.
             try await db.run { try watch.check() }
+            // Before the answers: whoever learns of this write finds the cleanup it tried done, or pending.
+            await cleanDiskIfPending(db)
             for (member, outcome) in zip(group, outcomes) { member.answer(outcome) }
         } catch {
             let failure = await Self.explain(error, action, path: path, watch: watch, db: db)
@@ -112,13 +120,14 @@ extension ReportStore {
         }
     }
 
-    /// The body of a group's transaction in three statements, whatever the group's size (each
+    /// The body of a group's transaction in four statements, whatever the group's size (each
     /// statement is a hop to the database thread): the reports its flows already have, the new
-    /// ones, their delivery rows. Answers in the order of `reports`, as if each had been stored
-    /// alone in that order.
-    private static func insertGroup(_ reports: [NewReport], into db: DatabaseConnection, path: String) async throws
+    /// ones, their delivery rows, their lives. Answers in the order of `members`, as if each had
+    /// been stored alone in that order.
+    private static func insertGroup(_ members: [PendingSubmit], into db: DatabaseConnection, path: String) async throws
         -> [SubmitOutcome]
     {
+        let reports = members.map(\.report)
         var flowIDs: [String] = []
         var firstOfFlow: [String: Int] = [:]
         for (index, report) in reports.enumerated() where firstOfFlow[report.flowID] == nil {
@@ -150,16 +159,13 @@ extension ReportStore {
             for row in rows { insertedSeq[try row.text("flow_id")] = try row.integer("seq") }
         }
         if !insertedSeq.isEmpty {
-            do {
-                // In the same transaction: a report is never stored without its pending row.
-                try await db.execute(
-                    "INSERT INTO delivery (report_seq, delivered_at) VALUES "
-                        + Array(repeating: "(?, NULL)", count: insertedSeq.count).joined(separator: ", "),
-                    insertedSeq.values.map { .integer(Int($0)) })
-            } catch {
-                // Not any member's fault: the whole group fails, so no report is left without it.
-                throw ReportStoreError(wrapping: error, path: path, action: "cannot submit report: cannot record its delivery", fallback: .io)
+            var lives: [SQLiteData] = []
+            for (flowID, seq) in insertedSeq {
+                guard let index = firstOfFlow[flowID] else { continue }
+                lives += [.integer(Int(seq))] + members[index].life.columnValues
             }
+            try await recordDeliveryAndLife(
+                ofSeqs: insertedSeq.values.map { Int($0) }, lives: lives, into: db, path: path)
         }
 
         // A member whose flow's first member was refused would have been stored in its place:
@@ -167,7 +173,7 @@ extension ReportStore {
         var retried: [Int: SubmitOutcome] = [:]
         for (index, report) in reports.enumerated()
         where stored[report.flowID] == nil && insertedSeq[report.flowID] == nil && firstOfFlow[report.flowID] != index {
-            retried[index] = try await insertAlone(report, into: db, path: path)
+            retried[index] = try await insertAlone(members[index], into: db, path: path)
         }
         return reports.enumerated().map { index, report -> SubmitOutcome in
             if let existing = stored[report.flowID] {
@@ -177,27 +183,48 @@ extension ReportStore {
             let first = firstOfFlow[report.flowID] ?? index
             guard insertedSeq[report.flowID] != nil else { return .failure(idTaken(report, path: path)) }
             return index == first
-                ? .success((StoredReport(report), true))
-                : answerForStored(StoredReport(reports[first]), to: report, path: path)
+                ? .success((StoredReport(report, life: members[index].life), true))
+                : answerForStored(StoredReport(reports[first], life: members[first].life), to: report, path: path)
+        }
+    }
+
+    /// The delivery rows (pending) and lives of new reports, in the same transaction as the
+    /// reports: a report is never stored without them. `lives` holds report_seq and
+    /// `ReportLife.columnValues` per report.
+    private static func recordDeliveryAndLife(
+        ofSeqs seqs: [Int], lives: [SQLiteData], into db: DatabaseConnection, path: String
+    ) async throws {
+        do {
+            try await db.execute(
+                "INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES "
+                    + Array(repeating: "(?, NULL, 0, 1)", count: seqs.count).joined(separator: ", "),
+                seqs.map { .integer($0) })
+            try await db.execute(
+                "INSERT INTO report_life (report_seq, \(ReportLife.columns)) VALUES "
+                    + Array(repeating: "(\(placeholders(7)))", count: lives.count / 7).joined(separator: ", "),
+                lives)
+        } catch {
+            // Not any member's fault: the whole group fails, so no report is left without them.
+            throw ReportStoreError(wrapping: error, path: path, action: "cannot submit report: cannot record its delivery and life", fallback: .io)
         }
     }
 
     /// Each report stored on its own, in order, within the group's transaction.
-    private static func insertEach(_ reports: [NewReport], into db: DatabaseConnection, path: String) async throws
+    private static func insertEach(_ members: [PendingSubmit], into db: DatabaseConnection, path: String) async throws
         -> [SubmitOutcome]
     {
         var outcomes: [SubmitOutcome] = []
-        outcomes.reserveCapacity(reports.count)
-        for report in reports { outcomes.append(try await insertAlone(report, into: db, path: path)) }
+        outcomes.reserveCapacity(members.count)
+        for member in members { outcomes.append(try await insertAlone(member, into: db, path: path)) }
         return outcomes
     }
 
     /// One report on its own: its answer, or a throw that fails the whole group.
-    private static func insertAlone(_ report: NewReport, into db: DatabaseConnection, path: String) async throws
+    private static func insertAlone(_ member: PendingSubmit, into db: DatabaseConnection, path: String) async throws
         -> SubmitOutcome
     {
         do {
-            return .success(try await insert(report, into: db, path: path))
+            return .success(try await insert(member, into: db, path: path))
         } catch let error where failsOnlyItsMember(error) {
             // Only this member's statement was undone (the owner check writes nothing; SQLite
             // undoes a statement that breaks a constraint, not the transaction).
@@ -262,28 +289,28 @@ extension ReportStore {
     }
 
     /// One report's statements: the flow's report if it has one, else the new one.
-    private static func insert(_ report: NewReport, into db: DatabaseConnection, path: String) async throws
+    private static func insert(_ member: PendingSubmit, into db: DatabaseConnection, path: String) async throws
         -> (report: StoredReport, inserted: Bool)
     {
+        let report = member.report
         if let existing = try await db.row(
             "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE flow_id = ?", [.text(report.flowID)]
         ).map(StoredReport.init(row:)) {
             return try answerForStored(existing, to: report, path: path).get()
         }
+        let seq: Int64
         do {
-            try await db.execute(
-                "INSERT INTO report (\(insertedColumns)) VALUES (\(placeholders(9)))", reportColumns(report))
+            guard let row = try await db.row(
+                "INSERT INTO report (\(insertedColumns)) VALUES (\(placeholders(9))) RETURNING seq", reportColumns(report))
+            else { throw ReportStoreError(kind: .io, path: path, message: "cannot submit report: SQLite returned no row for it") }
+            seq = try row.integer("seq")
         } catch let error as SQLiteError where error.reason == .constraintUniqueFailed {
             // flow_id was free (checked above, in this transaction), so the id is taken.
             throw idTaken(report, path: path)
         }
-        do {
-            // In the same transaction: a report is never stored without its pending row.
-            try await db.execute("INSERT INTO delivery (report_seq, delivered_at) VALUES (last_insert_rowid(), NULL)")
-        } catch {
-            // Not this member's fault: the whole group fails, so its report is not left without it.
-            throw ReportStoreError(wrapping: error, path: path, action: "cannot submit report: cannot record its delivery", fallback: .io)
-        }
-        return (StoredReport(report), true)
+        // Not this member's fault if it fails: the whole group fails, so its report is not left without them.
+        try await recordDeliveryAndLife(
+            ofSeqs: [Int(seq)], lives: [.integer(Int(seq))] + member.life.columnValues, into: db, path: path)
+        return (StoredReport(report, life: member.life), true)
     }
 }

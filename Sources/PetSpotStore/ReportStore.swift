@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SQLiteNIO
 import NIOConcurrencyHelpers
 import Synchronization
@@ -15,7 +16,8 @@ import Darwin
 ///
 /// This file opens and checks the file and runs operations in turn; each job has its own file:
 /// submits (`+Submit`), an owner's reads (`+Reads`), the relay's claims and acknowledgements
-/// (`+Delivery`), and closing (`+Close`).
+/// (`+Delivery`), an owner's changes to a report (`+Life`), retention (`+Retention`), erased
+/// data leaving the disk (`+DiskCleanup`), and closing (`+Close`).
 public final class ReportStore: Sendable {
     /// The database file, for error messages.
     public let path: String
@@ -43,6 +45,8 @@ public final class ReportStore: Sendable {
     public let damageFound: AsyncStream<ReportStoreError>
     /// The file was larger than the check at opening takes: `checkDeferred()` still has to run.
     let deferredCheck: NIOLockedValueBox<Bool>
+    /// Set while erased data may still be in the database file or its WAL (see `+DiskCleanup`).
+    let diskCleanup: NIOLockedValueBox<PendingDiskCleanup?>
 
     /// How long a statement waits for a lock held by another connection (a backup, say) before failing.
     static let busyTimeoutMilliseconds = 5000
@@ -51,8 +55,14 @@ public final class ReportStore: Sendable {
     static let walSizeLimitBytes = 4 * 1024 * 1024
 
     /// Opens (creating it and its parent directory if missing) the database in WAL mode with
-    /// synchronous=FULL, so a commit is durable when it returns, and runs the migrations
-    /// (`ReportSchema`; refuses a foreign file and one whose schema is newer than it knows).
+    /// synchronous=FULL, so a commit is durable when it returns, and secure_delete on, so deleted
+    /// content is overwritten with zeros; runs the migrations (`ReportSchema`; refuses a foreign
+    /// file and one whose schema is newer than it knows). `now` is the daemon's wall time: reports
+    /// stored before a report had a life count their retention from it. The store reads no clock.
+    ///
+    /// A WAL an earlier run left behind (it may hold erased data, after a crash) is folded into
+    /// the file and truncated at once, or, when another connection keeps that from finishing,
+    /// as soon as it can be (`pendingDiskCleanup`).
     ///
     /// A new directory is created owner-only (0700) and a new file owner-only (0600): reports hold
     /// contact details. Existing files and directories keep their permissions.
@@ -60,16 +70,17 @@ public final class ReportStore: Sendable {
     /// A file of at most `checkAtOpenMaxBytes` is checked for damage (`PRAGMA quick_check`)
     /// before anything writes to it, and refused as `.damaged`, left exactly as it is; a larger
     /// one is checked by `checkDeferred()`, which the caller runs once it serves.
-    public init(path: String, checkAtOpenMaxBytes: Int64 = .max) async throws(ReportStoreError) {
+    public init(path: String, now: Date, checkAtOpenMaxBytes: Int64 = .max) async throws(ReportStoreError) {
         self.path = path
         // Unstructured, like every operation: a cancelled caller must not leave the connection
         // open with no store to close it.
-        let (connection, watch, deferred) = try await Task {
-            await Self.connect(path: path, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
+        let (connection, watch, deferred, cleanup) = try await Task {
+            await Self.connect(path: path, now: now.inWholeMilliseconds, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
         }.value.get()
         self.connection = NIOLockedValueBox(connection)
         self.watch = watch
         deferredCheck = NIOLockedValueBox(deferred)
+        diskCleanup = NIOLockedValueBox(cleanup)
         (damageFound, damageContinuation) = AsyncStream.makeStream(of: ReportStoreError.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -93,8 +104,8 @@ public final class ReportStore: Sendable {
         throw ReportStoreError(damaged: "SQLite's quick_check: " + problems.joined(separator: "; "), path: path)
     }
 
-    private static func connect(path: String, checkAtOpenMaxBytes: Int64)
-        async -> Result<(DatabaseConnection, DatabaseFileWatch, deferred: Bool), ReportStoreError>
+    private static func connect(path: String, now: Date, checkAtOpenMaxBytes: Int64)
+        async -> Result<(DatabaseConnection, DatabaseFileWatch, deferred: Bool, cleanup: PendingDiskCleanup?), ReportStoreError>
     {
         let created = Synchronization.Atomic<Bool>(false)
         let connection: DatabaseConnection
@@ -108,9 +119,14 @@ public final class ReportStore: Sendable {
             return .failure(failure)
         }
         do {
-            let deferred = try await prepare(connection, path: path, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
+            let deferred = try await prepare(connection, path: path, now: now, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
             let watch = try await connection.run { try DatabaseFileWatch(path: path) }
-            return .success((connection, watch, deferred))
+            // A file whose damage check is still to come is left as it is until then: its WAL is
+            // folded in by the first write or retry.
+            let cleanup: PendingDiskCleanup? = deferred
+                ? PendingDiskCleanup(since: now, reason: "the WAL left by an earlier run is folded in at the first write", attempts: 0)
+                : await checkpointTruncating(connection).map { PendingDiskCleanup(since: now, reason: $0, attempts: 1) }
+            return .success((connection, watch, deferred, cleanup))
         } catch {
             // Explained before closing: the close may free what was missing (space, say).
             let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
@@ -133,7 +149,7 @@ public final class ReportStore: Sendable {
 
     /// Settings, refusals and migrations, in the order that writes nothing to a file it refuses.
     /// Returns whether the damage check was left for `checkDeferred()`.
-    private static func prepare(_ db: DatabaseConnection, path: String, checkAtOpenMaxBytes: Int64) async throws -> Bool {
+    private static func prepare(_ db: DatabaseConnection, path: String, now: Date, checkAtOpenMaxBytes: Int64) async throws -> Bool {
         // PRAGMA takes no bound parameters; the values are this type's constants.
         // Also replaces SQLiteNIO's busy handler, which retries without pause and without end.
         try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
@@ -151,7 +167,13 @@ public final class ReportStore: Sendable {
         try await db.execute("PRAGMA synchronous = FULL")
         try await db.execute("PRAGMA journal_size_limit = \(walSizeLimitBytes)")
         try await db.execute("PRAGMA foreign_keys = ON")
-        try await ReportSchema.migrate(db, path: path)
+        // Deleted and overwritten content is zeroed, in the file and in the WAL frames that carry
+        // it, so an erased report's data is gone once the WAL is folded in and truncated. Set
+        // here, whatever SQLite's compiled-in default.
+        guard try await db.row("PRAGMA secure_delete = ON")?.integer("secure_delete") == 1 else {
+            throw ReportStoreError(kind: .open, path: path, message: "cannot open: SQLite refused secure_delete")
+        }
+        try await ReportSchema.migrate(db, path: path, now: now)
         return deferred
     }
 

@@ -14,6 +14,8 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case invalidCursor
         /// A list limit below 1.
         case invalidLimit
+        /// A time handed in that is not ISO 8601 UTC with whole seconds ("2026-11-21T13:07:27Z").
+        case invalidTime
         /// An id that names no stored report (the message names it).
         case reportNotFound
         /// The report collides with a stored one in a way a retry cannot fix

@@ -26,8 +26,8 @@ final class InProcessDaemon: Sendable {
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-inprocess-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path)
         let clock = DaemonClock.manual(ManualTime())
+        let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path, now: clock.wallTime())
         let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
         let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))
         let settings = RuntimeSettings(configuration: DaemonConfiguration(),

@@ -69,4 +69,18 @@ struct RelayClaimsTests {
             }
         }
     }
+
+    @Test("a lease keeps the version handed out, until it ends or is released")
+    func versions() {
+        let time = ManualTime()
+        let claims = RelayClaims(clock: .manual(time))
+        #expect(claims.take(["a", "b", "c"], for: .seconds(60), versions: ["a": 3, "b": 1]) == ["a", "b", "c"])
+        // Taken again by another claim meanwhile: the first lease and its version stay.
+        #expect(claims.take(["a"], for: .seconds(60), versions: ["a": 4]).isEmpty)
+        #expect(claims.versions(of: ["a", "b", "c", "zzz"]) == ["a": 3, "b": 1])
+        claims.release(["b"])
+        #expect(claims.versions(of: ["a", "b"]) == ["a": 3])
+        time.advance(by: .seconds(60))
+        #expect(claims.versions(of: ["a"]).isEmpty)
+    }
 }

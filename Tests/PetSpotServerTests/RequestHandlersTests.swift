@@ -139,6 +139,29 @@ struct RequestHandlersTests {
         try await daemon.close()
     }
 
+    @Test("relay.ack delivers the version its claim handed out: a report changed since stays pending until claimed again")
+    func ackDeliversClaimedVersion() async throws {
+        let daemon = try await InProcessDaemon()
+        let id = try await prepared(daemon)
+        let reportID = try #require(try result(await daemon.call(.flowSubmit, ["flowId": .string(id)]))["report"]?["id"]?.stringValue)
+        let claim = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
+        #expect(claim.reports.map(\.report.id) == [reportID])
+        // Changed while the relay holds version 1.
+        _ = try await daemon.services.store.close(id: reportID, ownerUID: user.uid, outcome: .found,
+                                                  now: daemon.services.clock.wallTime())
+        let ack = try RelayAck.Result(json: try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay)))
+        #expect(ack == RelayAck.Result(delivered: 1, alreadyDelivered: 0))
+        #expect(try RelayStatus.Result(json: try result(await daemon.call(.relayStatus, as: relay))).pending == 1)
+        #expect(try await daemon.services.store.get(id: reportID, ownerUID: user.uid)?.deliveredVersion == 1)
+
+        let again = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
+        #expect(again.reports.map(\.report.id) == [reportID])
+        _ = try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay))
+        #expect(try RelayStatus.Result(json: try result(await daemon.call(.relayStatus, as: relay))).pending == 0)
+        #expect(try await daemon.services.store.get(id: reportID, ownerUID: user.uid)?.deliveredVersion == 2)
+        try await daemon.close()
+    }
+
     // MARK: location
 
     @Test("location methods answer later, off the event loop; with no provider the location is unavailable")

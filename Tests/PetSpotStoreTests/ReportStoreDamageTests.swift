@@ -57,12 +57,12 @@ struct ReportStoreDamageTests {
             // The edge: a file of exactly the limit is checked at opening, one byte more is not.
             let limit = fileIsAtLimit ? size : size - 1
             if fileIsAtLimit {
-                let error = await #expect(throws: ReportStoreError.self) { _ = try await ReportStore(path: path, checkAtOpenMaxBytes: limit) }
+                let error = await #expect(throws: ReportStoreError.self) { _ = try await ReportStore(path: path, now: storeNow, checkAtOpenMaxBytes: limit) }
                 #expect(error?.kind == .damaged)
                 #expect(try Self.bytes(path) == before)
                 return
             }
-            let store = try await ReportStore(path: path, checkAtOpenMaxBytes: limit)
+            let store = try await ReportStore(path: path, now: storeNow, checkAtOpenMaxBytes: limit)
             #expect(store.hasDeferredCheck)
             let error = await #expect(throws: ReportStoreError.self) { try await store.checkDeferred() }
             #expect(error?.kind == .damaged)
@@ -82,7 +82,7 @@ struct ReportStoreDamageTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
             try await Self.makeFile(path, count: 40)
-            let store = try await ReportStore(path: path)
+            let store = try await ReportStore(path: path, now: storeNow)
             // A report in the WAL only, which a close would fold into the damaged file.
             _ = try await store.submit(sampleReport(100))
             try Self.damagePage(path, page: try Self.pages(path) / 2)

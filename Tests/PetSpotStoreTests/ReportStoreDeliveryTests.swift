@@ -10,7 +10,7 @@ struct ReportStoreDeliveryTests {
             #expect(stored.delivery == .pending)
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .pending)
 
-            let marking = try await store.markDelivered(ids: ["report-1"], at: "2026-11-23T10:00:00Z")
+            let marking = try await store.markDelivered(firstVersions("report-1"), at: "2026-11-23T10:00:00Z")
             #expect(marking == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .delivered(at: "2026-11-23T10:00:00Z"))
             #expect(try await store.list(ownerUID: 1000, limit: 5, cursor: nil).reports.map(\.delivery)
@@ -35,9 +35,9 @@ struct ReportStoreDeliveryTests {
     func markingIsIdempotent() async throws {
         try await withTemporaryStore { store in
             for number in 1...3 { _ = try await store.submit(sampleReport(number)) }
-            #expect(try await store.markDelivered(ids: ["report-1"], at: "2026-11-23T10:00:00Z")
+            #expect(try await store.markDelivered(firstVersions("report-1"), at: "2026-11-23T10:00:00Z")
                 == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
-            #expect(try await store.markDelivered(ids: ["report-1", "report-2", "report-2"], at: "2026-11-23T11:00:00Z")
+            #expect(try await store.markDelivered(firstVersions("report-1", "report-2", "report-2"), at: "2026-11-23T11:00:00Z")
                 == DeliveryMarking(delivered: 1, alreadyDelivered: 1, newlyDelivered: ["report-2"]))
             #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .delivered(at: "2026-11-23T10:00:00Z"))
             #expect(try await store.deliveryCounts()
@@ -50,7 +50,7 @@ struct ReportStoreDeliveryTests {
         try await withTemporaryStore { store in
             for number in 1...2 { _ = try await store.submit(sampleReport(number)) }
             let error = await #expect(throws: ReportStoreError.self) {
-                try await store.markDelivered(ids: ["report-1", "no-such-report", "report-2"], at: "2026-11-23T10:00:00Z")
+                try await store.markDelivered(firstVersions("report-1", "no-such-report", "report-2"), at: "2026-11-23T10:00:00Z")
             }
             #expect(error?.kind == .reportNotFound)
             #expect(error?.message.contains("no-such-report") == true)
@@ -66,7 +66,7 @@ struct ReportStoreDeliveryTests {
             _ = try await store.submit(sampleReport(2, owner: 2000))
             _ = try await store.submit(sampleReport(3))
             _ = try await store.submit(sampleReport(4))
-            _ = try await store.markDelivered(ids: ["report-3"], at: "2026-11-23T10:00:00Z")
+            _ = try await store.markDelivered(firstVersions("report-3"), at: "2026-11-23T10:00:00Z")
 
             let all = try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1 << 20)
             #expect(all.map(\.report.id) == ["report-1", "report-2", "report-4"])
@@ -119,6 +119,96 @@ struct ReportStoreDeliveryTests {
             let excluded = Set((0..<290).map { "report-\($0)" })
             let claimed = try await store.claimable(excluding: excluded, maxReports: 5, maxPhotoBytes: 1)
             #expect(claimed.map(\.report.id) == (290..<295).map { "report-\($0)" })
+        }
+    }
+
+    @Test("a change makes a delivered report pending again; a claim hands out its current version")
+    func changeAfterDelivery() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1))
+            _ = try await store.submit(sampleReport(2))
+            _ = try await store.markDelivered(firstVersions("report-1", "report-2"), at: "2026-11-23T10:00:00Z")
+            #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 0, delivered: 2, lastDeliveredAt: "2026-11-23T10:00:00Z"))
+            #expect(try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1).isEmpty)
+
+            let closed = try await store.close(id: "report-2", ownerUID: 1000, outcome: .found, now: storeNow).report
+            #expect(closed.delivery == .pending)
+            #expect(closed.deliveredVersion == 1)
+            #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 1, delivered: 1, lastDeliveredAt: "2026-11-23T10:00:00Z"))
+            let claimed = try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1)
+            #expect(claimed.map(\.report) == [closed])
+            #expect(claimed[0].report.version == 2 && claimed[0].report.status == .found)
+
+            let marking = try await store.markDelivered([DeliveredVersion(reportID: "report-2", version: 2)], at: "2026-11-24T10:00:00Z")
+            #expect(marking == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-2"]))
+            #expect(try await store.get(id: "report-2", ownerUID: 1000)?.delivery == .delivered(at: "2026-11-24T10:00:00Z"))
+            #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 0, delivered: 2, lastDeliveredAt: "2026-11-24T10:00:00Z"))
+        }
+    }
+
+    @Test("an older acknowledgement never lowers the delivered version, and leaves a newer version pending")
+    func olderAckNeverLowers() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1))
+            _ = try await store.renew(id: "report-1", ownerUID: 1000, now: storeNow)
+            _ = try await store.renew(id: "report-1", ownerUID: 1000, now: storeNow.addingTimeInterval(1))
+            // Version 3 now; version 1, claimed before the renewals, is acknowledged: still pending.
+            #expect(try await store.markDelivered(firstVersions("report-1"), at: "2026-11-23T10:00:00Z")
+                == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
+            #expect(try await store.get(id: "report-1", ownerUID: 1000)?.delivery == .pending)
+            #expect(try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1).map(\.report.version) == [3])
+            // Version 3 acknowledged, then version 2 late: 3 stays, and so does its time.
+            _ = try await store.markDelivered([DeliveredVersion(reportID: "report-1", version: 3)], at: "2026-11-23T11:00:00Z")
+            #expect(try await store.markDelivered([DeliveredVersion(reportID: "report-1", version: 2)], at: "2026-11-23T12:00:00Z")
+                == DeliveryMarking(delivered: 0, alreadyDelivered: 1, newlyDelivered: []))
+            let report = try await store.get(id: "report-1", ownerUID: 1000)
+            #expect(report?.deliveredVersion == 3)
+            #expect(report?.delivery == .delivered(at: "2026-11-23T11:00:00Z"))
+            // Listed twice, the higher version counts.
+            _ = try await store.erase(id: "report-1", ownerUID: 1000, now: storeNow.addingTimeInterval(2))
+            #expect(try await store.markDelivered([DeliveredVersion(reportID: "report-1", version: 4),
+                                                   DeliveredVersion(reportID: "report-1", version: 3)], at: "2026-11-23T13:00:00Z")
+                == DeliveryMarking(delivered: 1, alreadyDelivered: 0, newlyDelivered: ["report-1"]))
+            #expect(try await store.get(id: "report-1", ownerUID: 1000)?.deliveredVersion == 4)
+        }
+    }
+
+    @Test("a version the report never had is refused, naming it, and nothing is marked")
+    func unknownVersionMarksNothing() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1))
+            _ = try await store.submit(sampleReport(2))
+            for version in [0, 2] {
+                let error = await #expect(throws: ReportStoreError.self) {
+                    try await store.markDelivered([DeliveredVersion(reportID: "report-1", version: 1),
+                                                   DeliveredVersion(reportID: "report-2", version: version)], at: "2026-11-23T10:00:00Z")
+                }
+                #expect(error?.kind == .reportNotFound)
+                #expect(error?.message.contains("report-2") == true)
+                #expect(error?.message.contains("version \(version)") == true)
+            }
+            #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 2, delivered: 0, lastDeliveredAt: nil))
+        }
+    }
+
+    @Test("an erasure after a claim: the next claim carries the erased report, with no personal values and no photo")
+    func erasureAfterClaim() async throws {
+        try await withTemporaryStore { store in
+            _ = try await store.submit(sampleReport(1, photo: samplePhoto))
+            let first = try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1 << 20)
+            #expect(first.first?.photo == samplePhoto)
+            #expect(first.first?.report.version == 1)
+
+            _ = try await store.erase(id: "report-1", ownerUID: 1000, now: storeNow)
+            // The first claim is acknowledged (its version), the erased one stays pending.
+            _ = try await store.markDelivered(firstVersions("report-1"), at: "2026-11-23T10:00:00Z")
+            let next = try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1 << 20)
+            #expect(next.count == 1)
+            #expect(next.first?.photo == nil)
+            #expect(next.first?.report.isErased == true)
+            #expect(next.first?.report.version == 2)
+            #expect(next.first?.report.valuesJSON == #"{"chipNumber":null,"petName":null,"note":null}"#)
+            #expect(next.first?.report.photoBytes == nil)
         }
     }
 }

@@ -54,6 +54,15 @@ struct ReportStoreEarlierReleaseTests {
             ])
     }
 
+    /// A report a release before report lives stored, as it reads after the upgrade: `missing`,
+    /// version 1, changed last at its submit, and expiring from the upgrade (`storeNow`), not
+    /// from its submit.
+    static func upgraded(_ report: NewReport) -> StoredReport {
+        let submitted = SubmitTime.date(report.submittedAt)!
+        return StoredReport(report, life: ReportLife(status: .missing, version: 1, updatedAt: submitted,
+                                                     expiryBase: storeNow, eraseBase: nil, erasedAt: nil))
+    }
+
     static func appliedMigrations(path: String) async throws -> [String?] {
         try await withPlainConnection(path: path) { db in
             try await db.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map { $0.column("identifier")?.string }
@@ -73,21 +82,21 @@ struct ReportStoreEarlierReleaseTests {
 
             try await withStore(path: path) { store async throws in
                 #expect(try await store.count() == 3)
-                #expect(try await store.get(id: "report-1", ownerUID: 1000) == StoredReport(older[0]))
+                #expect(try await store.get(id: "report-1", ownerUID: 1000) == Self.upgraded(older[0]))
                 #expect(try await store.photo(reportID: "report-1", ownerUID: 1000) == samplePhoto)
                 #expect(try await store.list(ownerUID: 1000, limit: 10, cursor: nil).reports
-                    == [StoredReport(older[1]), StoredReport(older[0])])
+                    == [Self.upgraded(older[1]), Self.upgraded(older[0])])
                 // The old flows are still known: a retried submit gets the stored report.
                 let retry = try await store.submit(sampleReport(9, flowID: "flow-2"))
                 #expect(!retry.inserted)
-                #expect(retry.report == StoredReport(older[1]))
+                #expect(retry.report == Self.upgraded(older[1]))
                 let new = try await store.submit(sampleReport(4)).report
                 #expect(try await store.list(ownerUID: 1000, limit: 1, cursor: nil).reports == [new])
                 let settings = try await store.durabilitySettings()
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life"])
         }
     }
 
@@ -129,7 +138,7 @@ struct ReportStoreEarlierReleaseTests {
             }
             #expect(header.applicationID == 0x5053_5054)
             #expect(header.table == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life"])
         }
     }
 
@@ -146,7 +155,80 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(try await store.count() == 0)
                 #expect(try await store.submit(sampleReport(1)).inserted)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life"])
+        }
+    }
+
+    /// petspotd's migration "v2-delivery" as the releases before report lives ran it, after "v1".
+    static let version2 = [
+        "BEGIN IMMEDIATE",
+        """
+        CREATE TABLE delivery (
+            report_seq INTEGER PRIMARY KEY REFERENCES report(seq),
+            delivered_at TEXT  -- NULL: pending; else ISO 8601 UTC, as report.submitted_at
+        )
+        """,
+        "CREATE INDEX delivery_pending ON delivery(report_seq) WHERE delivered_at IS NULL",
+        "INSERT INTO delivery (report_seq, delivered_at) SELECT seq, NULL FROM report",
+        "INSERT INTO grdb_migrations (identifier) VALUES ('v2-delivery')",
+        "COMMIT",
+    ]
+
+    @Test("reports stored before report lives count from the upgrade: none expires at once, all do expireAfter later")
+    func olderReportsCountFromUpgrade() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            // Submitted years before the upgrade: counted from their submit, all would be long overdue.
+            let older = (1...3).map { sampleReport($0, submittedAt: "2020-0\($0)-01T08:00:00Z", photo: $0 == 1 ? samplePhoto : nil) }
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for report in older { try await Self.insertAsGRDBDid(report, into: db) }
+            }
+
+            let expireAfter = Duration.seconds(90 * 86_400)
+            try await withStore(path: path) { store async throws in
+                let read = try await store.reports(ids: older.map(\.id)).sorted { $0.id < $1.id }
+                #expect(read == older.map(Self.upgraded))
+                #expect(read.allSatisfy { $0.life.expiresAt(after: expireAfter) == storeNow.addingTimeInterval(90 * 86_400) })
+                #expect(try await store.nextDue(expireAfter: expireAfter, eraseAfter: .zero) == storeNow.addingTimeInterval(90 * 86_400))
+                #expect(try await store.expireByRetention(now: storeNow.addingTimeInterval(90 * 86_400 - 0.001),
+                                                          expireAfter: expireAfter, maxReports: 100).isEmpty)
+                #expect(try await store.expireByRetention(now: storeNow.addingTimeInterval(90 * 86_400),
+                                                          expireAfter: expireAfter, maxReports: 100).map(\.id)
+                    == ["report-1", "report-2", "report-3"])
+            }
+            // Opened again later, the bases stay those of the upgrade.
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.get(id: "report-1", ownerUID: 1000)?.life.eraseBase == storeNow.addingTimeInterval(90 * 86_400))
+            }
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life"])
+        }
+    }
+
+    @Test("a version 2 database keeps its deliveries: delivered reports have version 1 delivered, the others pending")
+    func version2DeliveriesKept() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let older = (1...3).map { sampleReport($0) }
+            try await withPlainConnection(path: path) { db in
+                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for report in older { try await Self.insertAsGRDBDid(report, into: db) }
+                for statement in Self.version2 { _ = try await db.query(statement) }
+                _ = try await db.query("UPDATE delivery SET delivered_at = '2026-11-23T10:00:00Z' WHERE report_seq = 2")
+            }
+
+            try await withStore(path: path) { store async throws in
+                #expect(try await store.deliveryCounts() == DeliveryCounts(pending: 2, delivered: 1, lastDeliveredAt: "2026-11-23T10:00:00Z"))
+                let delivered = try await store.get(id: "report-2", ownerUID: 1000)
+                #expect(delivered?.delivery == .delivered(at: "2026-11-23T10:00:00Z"))
+                #expect(delivered?.deliveredVersion == 1)
+                #expect(try await store.claimable(excluding: [], maxReports: 10, maxPhotoBytes: 1).map(\.report.id)
+                    == ["report-1", "report-3"])
+                // A change to the delivered one makes it pending again.
+                _ = try await store.close(id: "report-2", ownerUID: 1000, outcome: .found, now: storeNow)
+                #expect(try await store.deliveryCounts().pending == 3)
+            }
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PetSpotStore
 
@@ -10,11 +11,29 @@ struct ReportStoreSubmitTests {
             let result = try await store.submit(new)
 
             #expect(result.inserted)
+            #expect(new.submittedAt == "2026-11-21T13:58:27Z")
+            let submitted = Date(timeIntervalSince1970: 1_795_269_507)
             #expect(result.report == StoredReport(
                 id: new.id, flowID: new.flowID, ownerUID: 1000, submittedAt: new.submittedAt,
-                valuesJSON: new.valuesJSON, photoMediaType: nil, photoSHA256: nil, photoBytes: nil))
+                valuesJSON: new.valuesJSON, photoMediaType: nil, photoSHA256: nil, photoBytes: nil,
+                life: ReportLife(status: .missing, version: 1, updatedAt: submitted, expiryBase: submitted,
+                                 eraseBase: nil, erasedAt: nil)))
             #expect(try await store.get(id: new.id, ownerUID: 1000) == result.report)
             #expect(try await store.count() == 1)
+        }
+    }
+
+    @Test("a submit time that is not ISO 8601 UTC is refused, naming it, and nothing is stored")
+    func unreadableSubmitTime() async throws {
+        try await withTemporaryStore { store async throws in
+            for time in ["yesterday", "2026-11-21 13:58:27", ""] {
+                let error = await #expect(throws: ReportStoreError.self) {
+                    try await store.submit(sampleReport(1, submittedAt: time))
+                }
+                #expect(error?.kind == .invalidTime)
+                #expect(error?.message.contains("\"\(time)\"") == true)
+            }
+            #expect(try await store.count() == 0)
         }
     }
 

@@ -2,6 +2,22 @@ import Foundation
 import SQLiteNIO
 @testable import PetSpotStore
 
+/// The wall time the tests hand a store when they open it: what reports stored before a
+/// report had a life count their retention from. Later than every sample report's submit.
+let storeNow = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
+
+/// Version 1 of each report: what every report had at submit.
+func firstVersions(_ ids: String...) -> [DeliveredVersion] {
+    ids.map { DeliveredVersion(reportID: $0, version: 1) }
+}
+
+extension StoredReport {
+    /// The report as it reads back after submitting `report`: missing, version 1, pending.
+    init(_ report: NewReport) {
+        self.init(report, life: .submitted(at: SubmitTime.date(report.submittedAt)!))
+    }
+}
+
 /// Runs `body` with a fresh directory under the system temp directory, removed afterwards.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
     let directory = FileManager.default.temporaryDirectory
@@ -20,7 +36,7 @@ func withTemporaryStore<T>(_ body: (ReportStore) async throws -> T) async throws
 
 /// Runs `body` with a store opened on `path`, closed afterwards whatever `body` does.
 func withStore<T>(path: String, _ body: (ReportStore) async throws -> T) async throws -> T {
-    let store = try await ReportStore(path: path)
+    let store = try await ReportStore(path: path, now: storeNow)
     do {
         let result = try await body(store)
         try? await store.close()
@@ -33,7 +49,7 @@ func withStore<T>(path: String, _ body: (ReportStore) async throws -> T) async t
 
 /// Opens a store on `path` and closes it again: for tests that expect the opening to fail.
 func openAndClose(path: String) async throws(ReportStoreError) {
-    let store = try await ReportStore(path: path)
+    let store = try await ReportStore(path: path, now: storeNow)
     try await store.close()
 }
 

@@ -17,8 +17,10 @@ struct RelayHandlers: Sendable {
             let candidates = try await storeCall { () async throws(ReportStoreError) in
                 try await store.claimable(excluding: claims.held(), maxReports: limit, maxPhotoBytes: relay.maxClaimBytes)
             }
-            // Another claim may have taken some of them meanwhile: those are left out.
-            let taken = Set(claims.take(candidates.map(\.report.id), for: .seconds(relay.claimTimeoutSeconds)))
+            // Another claim may have taken some of them meanwhile: those are left out. The lease
+            // keeps the version handed out: the one an acknowledgement delivers.
+            let taken = Set(claims.take(candidates.map(\.report.id), for: .seconds(relay.claimTimeoutSeconds),
+                                        versions: Dictionary(candidates.map { ($0.report.id, $0.report.version) }) { a, _ in a }))
             var reports: [RelayClaim.Item] = []
             for candidate in candidates where taken.contains(candidate.report.id) {
                 reports.append(RelayClaim.Item(
@@ -36,8 +38,12 @@ struct RelayHandlers: Sendable {
         let services = self.services
         return .later { () async throws(RPCError) -> RelayAck.Result in
             let deliveredAt = ISO8601.string(services.clock.wallTime())
+            // The version its claim handed out; without a lease (ended, or from before a restart)
+            // the first, which every report had: a later one stays pending and is claimed again.
+            let claimed = services.relayClaims.versions(of: params.reportIds)
+            let versions = params.reportIds.map { DeliveredVersion(reportID: $0, version: claimed[$0] ?? 1) }
             let marking = try await storeCall { () async throws(ReportStoreError) in
-                try await services.store.markDelivered(ids: params.reportIds, at: deliveredAt)
+                try await services.store.markDelivered(versions, at: deliveredAt)
             }
             services.relayClaims.release(params.reportIds)
             if services.subscriptions.watchesReports, !marking.newlyDelivered.isEmpty,

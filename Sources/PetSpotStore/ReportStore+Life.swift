@@ -1,0 +1,156 @@
+import FoundationEssentials
+import SQLiteNIO
+
+// An owner's changes to a report after submit: close, renew, amend, erase. Each is one
+// transaction, durable when it returns (synchronous=FULL, as a submit), decided by
+// `ReportLife.applying(_:at:)`.
+extension ReportStore {
+    /// `reports.close`: a `missing` or `expired` report becomes `found` or `withdrawn`; the same
+    /// close again answers the report unchanged.
+    public func close(
+        id: String, ownerUID: UInt32, outcome: ReportChange.Closing, now: Date
+    ) async throws(ReportChangeError) -> ReportChangeResult {
+        try await change("cannot close report", id: id, ownerUID: ownerUID, now: now) { _ in (.close(outcome), nil) }
+    }
+
+    /// `reports.renew`: a `missing` or `expired` report is `missing`, expiring from `now`.
+    public func renew(id: String, ownerUID: UInt32, now: Date) async throws(ReportChangeError) -> ReportChangeResult {
+        try await change("cannot renew report", id: id, ownerUID: ownerUID, now: now) { _ in (.renew, nil) }
+    }
+
+    /// `reports.amend`: the report's values become `valuesJSON` (checked and normalised by the
+    /// caller with the flow's rules: the store writes what it is given) and its photo as
+    /// `photo` says. Values and photo as they are already change nothing.
+    public func amend(
+        id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, now: Date
+    ) async throws(ReportChangeError) -> ReportChangeResult {
+        try await change("cannot amend report", id: id, ownerUID: ownerUID, now: now) { stored in
+            let photoChanges: Bool = switch photo {
+            case .keep: false
+            case .replace(let new): new.sha256 != stored.photoSHA256 || new.mediaType != stored.photoMediaType
+                || new.data.count != stored.photoBytes
+            case .remove: stored.photoSHA256 != nil
+            }
+            let changes = photoChanges || valuesJSON != stored.valuesJSON
+            return (.amend(changesValues: changes), RowEdit(valuesJSON: valuesJSON, photo: photoChanges ? photo : .keep))
+        }
+    }
+
+    /// `reports.erase`: the report's personal data is gone for good, from the answers and from
+    /// the disk (see `+DiskCleanup`); a `missing` report becomes `withdrawn`. Again on an erased
+    /// report, answers it unchanged.
+    public func erase(id: String, ownerUID: UInt32, now: Date) async throws(ReportChangeError) -> ReportChangeResult {
+        try await change("cannot erase report", id: id, ownerUID: ownerUID, now: now) { _ in (.erase, nil) }
+    }
+
+    // MARK: - Internal
+
+    /// What a change writes to the report's own row besides its life.
+    struct RowEdit: Sendable {
+        var valuesJSON: String
+        var photo: PhotoAmendment
+    }
+
+    /// One owner's change in one transaction: the report (the owner's, else `reportNotFound`),
+    /// the change `decide` makes of it, the rules' answer, and, for a new version, its writes.
+    private func change(
+        _ action: String, id: String, ownerUID: UInt32, now: Date,
+        _ decide: @escaping @Sendable (StoredReport) -> (ReportChange, RowEdit?)
+    ) async throws(ReportChangeError) -> ReportChangeResult {
+        let now = now.inWholeMilliseconds
+        let outcome: Result<ReportChangeResult, ReportRefusal>
+        do {
+            outcome = try await writing(action) { db in
+                guard let row = try await db.row(
+                    "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id = ? AND owner_uid = ?",
+                    [.text(id), .integer(Int(ownerUID))]
+                ) else { return (.failure(.reportNotFound), erasedAt: nil) }
+                let stored = try StoredReport(row: row)
+                let (change, edit) = decide(stored)
+                switch stored.life.applying(change, at: now) {
+                case .refused(let refusal):
+                    return (.failure(refusal), erasedAt: nil)
+                case .unchanged:
+                    return (.success(ReportChangeResult(report: stored, changed: false)), erasedAt: nil)
+                case .changed(let life):
+                    let report = try await Self.write(life, of: stored, seq: try row.integer("seq"), edit: edit, into: db)
+                    return (.success(ReportChangeResult(report: report, changed: true)), erasedAt: life.erasedAt)
+                }
+            }
+        } catch {
+            throw .failed(error)
+        }
+        switch outcome {
+        case .success(let result): return result
+        case .failure(let refusal): throw .refused(refusal)
+        }
+    }
+
+    /// Runs `body` in one transaction in its own turn; returns once it has committed durably
+    /// to the file at the path (else throws, `.fileLost` when that file is no longer the one
+    /// SQLite has open). When `body` erased (it says when), the WAL is then folded in and
+    /// truncated; else a cleanup left pending is tried again.
+    func writing<T: Sendable>(
+        _ action: String, _ body: @escaping @Sendable (DatabaseConnection) async throws -> (T, erasedAt: Date?)
+    ) async throws(ReportStoreError) -> T {
+        let watch = self.watch
+        return try await operation(action) { [self] db in
+            let (result, erasedAt) = try await db.inTransaction { try await body(db) }
+            // Committed, but only to the file SQLite has open: it counts once that file is still
+            // the one at the path. Checked in the same turn, so no other commit comes between.
+            try await db.run { try watch.check() }
+            if let erasedAt {
+                await cleanDisk(db, afterErasureAt: erasedAt)
+            } else {
+                await cleanDiskIfPending(db)
+            }
+            return result
+        }
+    }
+
+    /// Writes a new version of `stored`: its life, the version its delivery waits for, and what
+    /// the change does to its row (erasure: the values but species and date, and the photo).
+    /// Returns the report as it reads back.
+    static func write(
+        _ life: ReportLife, of stored: StoredReport, seq: Int64, edit: RowEdit?, into db: DatabaseConnection
+    ) async throws -> StoredReport {
+        let seqData = SQLiteData.integer(Int(seq))
+        try await db.execute("""
+            UPDATE report_life SET status = ?, version = ?, updated_at_ms = ?, expiry_base_ms = ?, erase_base_ms = ?,
+                erased_at_ms = ?
+            WHERE report_seq = ?
+            """, life.columnValues + [seqData])
+        try await db.execute("""
+            INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES (?, NULL, 0, ?)
+            ON CONFLICT (report_seq) DO UPDATE SET report_version = excluded.report_version
+            """, [seqData, .integer(life.version)])
+        var edit = edit
+        if life.isErased && !stored.isErased {
+            edit = RowEdit(valuesJSON: ErasedValues.of(stored.valuesJSON), photo: .remove)
+        }
+        if let edit {
+            switch edit.photo {
+            case .keep:
+                try await db.execute("UPDATE report SET values_json = ? WHERE seq = ?", [.text(edit.valuesJSON), seqData])
+            case .remove:
+                try await db.execute("""
+                    UPDATE report SET values_json = ?, photo = NULL, photo_media_type = NULL, photo_sha256 = NULL,
+                        photo_bytes = NULL
+                    WHERE seq = ?
+                    """, [.text(edit.valuesJSON), seqData])
+            case .replace(let photo):
+                try await db.execute("""
+                    UPDATE report SET values_json = ?, photo = ?, photo_media_type = ?, photo_sha256 = ?, photo_bytes = ?
+                    WHERE seq = ?
+                    """, [.text(edit.valuesJSON), .blob(ByteBuffer(bytes: photo.data)), .text(photo.mediaType),
+                          .text(photo.sha256), .integer(photo.data.count), seqData])
+            }
+        }
+        guard let row = try await db.row(
+            "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE seq = ?", [seqData]
+        ) else {
+            throw ReportStoreError(kind: .io, path: nil, message: "report \(stored.id) vanished inside its transaction")
+        }
+        return try StoredReport(row: row)
+    }
+}
