@@ -143,21 +143,21 @@ struct RequestHandlersTests {
     func ackDeliversClaimedVersion() async throws {
         let daemon = try await InProcessDaemon()
         let id = try await prepared(daemon)
-        let reportID = try #require(try result(await daemon.call(.flowSubmit, ["flowId": .string(id)]))["report"]?["id"]?.stringValue)
-        let claim = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
+        let reportID = try #require(try result(await daemon.call(FlowSubmit.self, ["flowId": .string(id)]))["report"]?["id"]?.stringValue)
+        let claim = try RelayClaim.Result(json: try result(await daemon.call(RelayClaim.self, as: relay)))
         #expect(claim.reports.map(\.report.id) == [reportID])
         // Changed while the relay holds version 1.
         _ = try await daemon.services.store.close(id: reportID, ownerUID: user.uid, outcome: .found,
                                                   now: daemon.services.clock.wallTime())
-        let ack = try RelayAck.Result(json: try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay)))
+        let ack = try RelayAck.Result(json: try result(await daemon.call(RelayAck.self, ["reportIds": [.string(reportID)]], as: relay)))
         #expect(ack == RelayAck.Result(delivered: 1, alreadyDelivered: 0))
-        #expect(try RelayStatus.Result(json: try result(await daemon.call(.relayStatus, as: relay))).pending == 1)
+        #expect(try RelayStatus.Result(json: try result(await daemon.call(RelayStatus.self, as: relay))).pending == 1)
         #expect(try await daemon.services.store.get(id: reportID, ownerUID: user.uid)?.deliveredVersion == 1)
 
-        let again = try RelayClaim.Result(json: try result(await daemon.call(.relayClaim, as: relay)))
+        let again = try RelayClaim.Result(json: try result(await daemon.call(RelayClaim.self, as: relay)))
         #expect(again.reports.map(\.report.id) == [reportID])
-        _ = try result(await daemon.call(.relayAck, ["reportIds": [.string(reportID)]], as: relay))
-        #expect(try RelayStatus.Result(json: try result(await daemon.call(.relayStatus, as: relay))).pending == 0)
+        _ = try result(await daemon.call(RelayAck.self, ["reportIds": [.string(reportID)]], as: relay))
+        #expect(try RelayStatus.Result(json: try result(await daemon.call(RelayStatus.self, as: relay))).pending == 0)
         #expect(try await daemon.services.store.get(id: reportID, ownerUID: user.uid)?.deliveredVersion == 2)
         try await daemon.close()
     }
