@@ -54,17 +54,32 @@ enum FieldEdit {
     /// another step, unacceptable JSON types. The edits come back in screen order, so that a
     /// species is settled before the race that depends on it.
     static func decode(_ values: JSONObject, on step: StepID) throws(FlowError) -> [Sent] {
-        var named: [(field: FlowField, value: JSONValue)] = []
-        for (key, value) in values {
-            guard let field = FlowField(rawValue: key) else {
-                throw .invalidParams(message: "Unknown field '\(key)'. \(fieldList(of: step))", parameter: "values.\(key)")
-            }
-            named.append((field, value))
-        }
+        let named = try fields(of: values, known: "\(fieldList(of: step))")
         for (field, _) in named where field.step != step {
             throw .wrongStep(
                 message: "Field '\(field.rawValue)' belongs to step '\(field.step.rawValue)'; the flow is on step '\(step.rawValue)'.")
         }
+        return try edits(named)
+    }
+
+    /// The same checks for fields of any step that holds fields (a stored report's amendment):
+    /// unknown names, then unacceptable JSON types.
+    static func decode(_ values: JSONObject) throws(FlowError) -> [Sent] {
+        try edits(try fields(of: values, known: "The fields are \(FlowField.allCases.map(\.rawValue).joined(separator: ", "))."))
+    }
+
+    private static func fields(of values: JSONObject, known: String) throws(FlowError) -> [(field: FlowField, value: JSONValue)] {
+        var named: [(field: FlowField, value: JSONValue)] = []
+        for (key, value) in values {
+            guard let field = FlowField(rawValue: key) else {
+                throw .invalidParams(message: "Unknown field '\(key)'. \(known)", parameter: "values.\(key)")
+            }
+            named.append((field, value))
+        }
+        return named
+    }
+
+    private static func edits(_ named: [(field: FlowField, value: JSONValue)]) throws(FlowError) -> [Sent] {
         var edits: [Sent] = []
         for (field, value) in named {
             edits.append(Sent(edit: try decode(value, for: field), text: sentText(value)))
