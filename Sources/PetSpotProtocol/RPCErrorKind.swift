@@ -14,6 +14,8 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
     case reportNotFound
     case storageFailed
     case shuttingDown
+    case reportClosed
+    case reportErased
 
     public var code: Int {
         switch self {
@@ -29,6 +31,8 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .reportNotFound: -32005
         case .storageFailed: -32006
         case .shuttingDown: -32007
+        case .reportClosed: -32008
+        case .reportErased: -32009
         }
     }
 
@@ -47,6 +51,8 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .reportNotFound: "No such report of this caller"
         case .storageFailed: "The reports database failed; nothing was stored"
         case .shuttingDown: "The daemon is stopping; send it again once it is back"
+        case .reportClosed: "The report is found or withdrawn: it can only be erased"
+        case .reportErased: "The report's personal data is erased: it cannot change any more"
         }
     }
 

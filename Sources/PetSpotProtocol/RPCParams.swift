@@ -76,6 +76,29 @@ public struct RPCParams {
         return strings
     }
 
+    /// An array of `count` objects `{idName: string, versionName: whole number ≥ 1}` (reports by
+    /// id and version); nil when absent.
+    public mutating func optionalVersions(_ name: String, count: ClosedRange<Int>, id idName: String,
+                                          version versionName: String) throws(RPCError) -> [(id: String, version: Int)]? {
+        guard let value = take(name) else { return nil }
+        guard case .array(let items) = value, count.contains(items.count) else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an array of \(count.lowerBound) to \(count.upperBound) objects {\"\(idName)\", \"\(versionName)\"}",
+                           parameter: name)
+        }
+        var pairs: [(id: String, version: Int)] = []
+        pairs.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            guard case .object(let object) = item, object.count == 2, let id = object[idName]?.stringValue,
+                  case .number(let number)? = object[versionName], let version = number.exactInt, version >= 1
+            else {
+                throw RPCError(.invalidParams, "\"\(name)\"[\(index)] must be {\"\(idName)\": a string, \"\(versionName)\": a whole number from 1}",
+                               parameter: "\(name)[\(index)]")
+            }
+            pairs.append((id, version))
+        }
+        return pairs
+    }
+
     /// One of a fixed set of words, e.g. a locale.
     public mutating func optionalChoice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(RPCError) -> T? where T.RawValue == String {
         guard let text = try optionalString(name) else { return nil }

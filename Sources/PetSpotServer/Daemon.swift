@@ -144,6 +144,8 @@ public final class Daemon: Sendable {
             .init(service: location, serviceName: "location"),
             .init(service: locationNotifier, serviceName: "location watches"),
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
+            .init(service: PeriodicService(interval: RetentionSweep.interval, clock: services.clock,
+                                           work: RetentionSweep(services: services, logger: logger).sweep), serviceName: "retention"),
             .init(service: server, serviceName: "server"),
             .init(service: DatabaseDamageService(store: services.store, logger: logger),
                   successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "database check"),

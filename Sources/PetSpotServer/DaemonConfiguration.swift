@@ -58,6 +58,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public var limits = Limits()
     public var relay = Relay()
+    public var retention = Retention()
+
+    /// How long a report lives after submit (`reports.*`): decimal days, reloadable.
+    public struct Retention: Sendable, Equatable {
+        /// A `missing` report becomes `expired` this long after its submit or last renewal.
+        public var expireAfter: Duration = .seconds(90 * 86_400)
+        /// A `found`, `withdrawn` or `expired` report is erased this long after it became so; zero: at once.
+        public var eraseAfter: Duration = .seconds(365 * 86_400)
+    }
 
     /// The relay program that forwards finished reports to the central database (`relay.*` methods).
     public struct Relay: Sendable, Equatable {
@@ -127,6 +136,8 @@ extension DaemonConfiguration {
         .restartOnly("memory.releaseStartupPages", \.releaseStartupPages, { c, v, r throws(ConfigurationError) in c.releaseStartupPages = try r.bool(v) }),
         .restartOnly("memory.releaseStartupPagesAfterSeconds", \.releaseStartupPagesAfterSeconds, { c, v, r throws(ConfigurationError) in c.releaseStartupPagesAfterSeconds = try r.int(v, 1...3_600) }),
     ] + Limits.table.map(\.setting) + [
+        .reloaded("reports.expireAfterDays", { c, v, r throws(ConfigurationError) in c.retention.expireAfter = try r.days(v, 0...36_500, allowingZero: false) }),
+        .reloaded("reports.eraseAfterDays", { c, v, r throws(ConfigurationError) in c.retention.eraseAfter = try r.days(v, 0...36_500, allowingZero: true) }),
         .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),

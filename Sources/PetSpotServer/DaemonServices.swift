@@ -114,6 +114,11 @@ public final class DaemonServices: Sendable {
         generation.withLockedValue { generation in (flowEnvironment(), generation) }
     }
 
+    /// A stored report as the protocol shows it, its expiry reckoned with the settings in force.
+    func reportView(_ report: StoredReport) throws(RPCError) -> ReportView {
+        try ReportView(report, expireAfter: configuration.retention.expireAfter)
+    }
+
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
         let (species, calendar, maxPhotoBytes) = runtime.withLockedValue { ($0.species, $0.calendar, $0.configuration.limits.maxPhotoBytes) }

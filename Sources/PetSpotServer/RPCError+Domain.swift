@@ -27,6 +27,25 @@ extension RPCError {
     /// `reportIds` and `cursor` name what the client sent that the store found wrong: only a
     /// listing throws `.invalidCursor`, and only marking reports delivered (`relay.ack`)
     /// throws `.reportNotFound`; a missing report elsewhere is nil, not an error.
+    /// An owner's change of report `reportID` that did not happen, as the client sees it.
+    init(_ error: ReportChangeError, reportID: String) {
+        switch error {
+        case .refused(.reportNotFound), .refused(.stillMissing):
+            self.init(.reportNotFound, "no report \"\(reportID)\" of yours", parameter: "reportId")
+        case .refused(.reportClosed(let status)):
+            self.init(.reportClosed, "the report is \(status.rawValue): it can no longer change, only be erased (reports.erase)",
+                      parameter: "reportId", details: ["status": .string(status.rawValue)])
+        case .refused(.reportErased):
+            self.init(.reportErased, "the report's personal data is erased: it can no longer change", parameter: "reportId")
+        case .rejected(let error as RPCError):
+            self = error
+        case .rejected(let error):
+            self.init(.internalError, "the change of report \(reportID) failed: \(error)")
+        case .failed(let failure):
+            self.init(failure)
+        }
+    }
+
     init(_ error: ReportStoreError) {
         switch error.kind {
         case .invalidCursor:

@@ -1,10 +1,12 @@
 import PetSpotJSON
+import PetSpotLocation
 import PetSpotProtocol
 import PetSpotStore
 
 extension ReportView {
-    /// A stored report as the protocol shows it.
-    init(_ report: StoredReport) throws(RPCError) {
+    /// A stored report as the protocol shows it; `expireAfter` is `reports.expireAfterDays` in
+    /// force, from which its `expiresAt` is reckoned.
+    init(_ report: StoredReport, expireAfter: Duration) throws(RPCError) {
         let parsed: JSONValue
         do {
             parsed = try JSONParser.parse(report.valuesJSON)
@@ -18,6 +20,14 @@ extension ReportView {
         case .pending: .pending
         case .delivered(let at): .delivered(at: at)
         }
-        self.init(id: report.id, flowID: report.flowID, submittedAt: report.submittedAt, values: values, delivery: delivery)
+        let status: Status = switch report.status {
+        case .missing: .missing
+        case .found: .found
+        case .withdrawn: .withdrawn
+        case .expired: .expired
+        }
+        self.init(id: report.id, flowID: report.flowID, submittedAt: report.submittedAt, status: status, version: report.version,
+                  updatedAt: ISO8601.string(report.updatedAt), expiresAt: report.life.expiresAt(after: expireAfter).map(ISO8601.string),
+                  erased: report.isErased, values: values, delivery: delivery)
     }
 }

@@ -28,6 +28,10 @@ extension Routes {
         let reports = ReportsHandlers(services: services)
         routes.on(ReportsList.self, reports.list)
         routes.on(ReportsGet.self, reports.get)
+        routes.on(ReportsClose.self, reports.close)
+        routes.on(ReportsRenew.self, reports.renew)
+        routes.on(ReportsAmend.self, reports.amend)
+        routes.on(ReportsErase.self, reports.erase)
 
         let relay = RelayHandlers(services: services)
         routes.on(RelayClaim.self, relay.claim)

@@ -48,6 +48,19 @@ public struct SettingReader: Sendable {
         return i
     }
 
+    /// A number of days, decimals allowed (to the millionth: 86.4 ms), within `range` days.
+    public func days(_ v: JSONValue, _ range: ClosedRange<Int>, allowingZero: Bool) throws(ConfigurationError) -> Duration {
+        guard case .number(let n) = v, let decimal = DecimalLiteral(parsing: n.literal) else {
+            throw fail("expected a number of days, found \(v.typeName)")
+        }
+        guard let microdays = decimal.scaled(decimals: 6), decimal.compare(to: range.lowerBound) >= 0, decimal.compare(to: range.upperBound) <= 0,
+              allowingZero || microdays > 0
+        else {
+            throw fail("\(n.literal) is out of range \(allowingZero ? "" : "more than ")\(range.lowerBound)...\(range.upperBound) days")
+        }
+        return .milliseconds(microdays * 864 / 10)
+    }
+
     public func choice<T: RawRepresentable & CaseIterable>(_ v: JSONValue, _ type: T.Type) throws(ConfigurationError) -> T where T.RawValue == String {
         let s = try string(v)
         guard let c = T(rawValue: s) else {

@@ -10,21 +10,32 @@ extension ReportStore {
     public func close(
         id: String, ownerUID: UInt32, outcome: ReportChange.Closing, now: Date
     ) async throws(ReportChangeError) -> ReportChangeResult {
-        try await change("cannot close report", id: id, ownerUID: ownerUID, now: now) { _ in (.close(outcome), nil) }
+        try await change("cannot close report", id: id, ownerUID: ownerUID, now: now) { _ in .change(.close(outcome), nil) }
     }
 
     /// `reports.renew`: a `missing` or `expired` report is `missing`, expiring from `now`.
     public func renew(id: String, ownerUID: UInt32, now: Date) async throws(ReportChangeError) -> ReportChangeResult {
-        try await change("cannot renew report", id: id, ownerUID: ownerUID, now: now) { _ in (.renew, nil) }
+        try await change("cannot renew report", id: id, ownerUID: ownerUID, now: now) { _ in .change(.renew, nil) }
     }
 
-    /// `reports.amend`: the report's values become `valuesJSON` (checked and normalised by the
-    /// caller with the flow's rules: the store writes what it is given) and its photo as
-    /// `photo` says. Values and photo as they are already change nothing.
+    /// `reports.amend`: `amendment` (the caller's: the flow's rules) makes the report's new
+    /// values and photo of the report as it is in the transaction, so that two amendments at
+    /// once each build on the other; the store writes what it gives. What it throws is the
+    /// caller's refusal (`.rejected`), and nothing is written; so is a closed or erased report
+    /// (`.refused`), which is told before the amendment is asked. Values and photo as they are
+    /// already change nothing.
     public func amend(
-        id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, now: Date
+        id: String, ownerUID: UInt32, now: Date,
+        _ amendment: @escaping @Sendable (StoredReport) throws -> (valuesJSON: String, photo: PhotoAmendment)
     ) async throws(ReportChangeError) -> ReportChangeResult {
         try await change("cannot amend report", id: id, ownerUID: ownerUID, now: now) { stored in
+            if case .refused = stored.life.applying(.amend(changesValues: true), at: now) { return .change(.amend(changesValues: true), nil) }
+            let valuesJSON: String, photo: PhotoAmendment
+            do {
+                (valuesJSON, photo) = try amendment(stored)
+            } catch {
+                return .rejected(error)
+            }
             let photoChanges: Bool = switch photo {
             case .keep: false
             case .replace(let new): new.sha256 != stored.photoSHA256 || new.mediaType != stored.photoMediaType
@@ -32,18 +43,33 @@ extension ReportStore {
             case .remove: stored.photoSHA256 != nil
             }
             let changes = photoChanges || valuesJSON != stored.valuesJSON
-            return (.amend(changesValues: changes), RowEdit(valuesJSON: valuesJSON, photo: photoChanges ? photo : .keep))
+            return .change(.amend(changesValues: changes), RowEdit(valuesJSON: valuesJSON, photo: photoChanges ? photo : .keep))
         }
+    }
+
+    /// `reports.amend` with values made beforehand (`valuesJSON`, checked and normalised by the
+    /// caller).
+    public func amend(
+        id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, now: Date
+    ) async throws(ReportChangeError) -> ReportChangeResult {
+        try await amend(id: id, ownerUID: ownerUID, now: now) { _ in (valuesJSON, photo) }
     }
 
     /// `reports.erase`: the report's personal data is gone for good, from the answers and from
     /// the disk (see `+DiskCleanup`); a `missing` report becomes `withdrawn`. Again on an erased
     /// report, answers it unchanged.
     public func erase(id: String, ownerUID: UInt32, now: Date) async throws(ReportChangeError) -> ReportChangeResult {
-        try await change("cannot erase report", id: id, ownerUID: ownerUID, now: now) { _ in (.erase, nil) }
+        try await change("cannot erase report", id: id, ownerUID: ownerUID, now: now) { _ in .change(.erase, nil) }
     }
 
     // MARK: - Internal
+
+    /// What a change comes to, decided of the report as it is in the transaction.
+    enum Decision: Sendable {
+        case change(ReportChange, RowEdit?)
+        /// The caller's rules refused it: nothing is written.
+        case rejected(any Error)
+    }
 
     /// What a change writes to the report's own row besides its life.
     struct RowEdit: Sendable {
@@ -55,21 +81,25 @@ extension ReportStore {
     /// the change `decide` makes of it, the rules' answer, and, for a new version, its writes.
     private func change(
         _ action: String, id: String, ownerUID: UInt32, now: Date,
-        _ decide: @escaping @Sendable (StoredReport) -> (ReportChange, RowEdit?)
+        _ decide: @escaping @Sendable (StoredReport) -> Decision
     ) async throws(ReportChangeError) -> ReportChangeResult {
         let now = now.inWholeMilliseconds
-        let outcome: Result<ReportChangeResult, ReportRefusal>
+        let outcome: Result<ReportChangeResult, ReportChangeError>
         do {
             outcome = try await writing(action) { db in
                 guard let row = try await db.row(
                     "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id = ? AND owner_uid = ?",
                     [.text(id), .integer(Int(ownerUID))]
-                ) else { return (.failure(.reportNotFound), erasedAt: nil) }
+                ) else { return (.failure(.refused(.reportNotFound)), erasedAt: nil) }
                 let stored = try StoredReport(row: row)
-                let (change, edit) = decide(stored)
+                let (change, edit): (ReportChange, RowEdit?)
+                switch decide(stored) {
+                case .change(let decided, let decidedEdit): (change, edit) = (decided, decidedEdit)
+                case .rejected(let error): return (.failure(.rejected(error)), erasedAt: nil)
+                }
                 switch stored.life.applying(change, at: now) {
                 case .refused(let refusal):
-                    return (.failure(refusal), erasedAt: nil)
+                    return (.failure(.refused(refusal)), erasedAt: nil)
                 case .unchanged:
                     return (.success(ReportChangeResult(report: stored, changed: false)), erasedAt: nil)
                 case .changed(let life):
@@ -80,10 +110,7 @@ extension ReportStore {
         } catch {
             throw .failed(error)
         }
-        switch outcome {
-        case .success(let result): return result
-        case .failure(let refusal): throw .refused(refusal)
-        }
+        return try outcome.get()
     }
 
     /// Runs `body` in one transaction in its own turn; returns once it has committed durably

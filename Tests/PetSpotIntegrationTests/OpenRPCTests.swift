@@ -88,6 +88,14 @@ struct OpenRPCTests {
         try r.call("relay.ack", ["reportIds": [reportID]])
         try r.call("reports.get", ["reportId": reportID])
         try r.call("relay.status")
+        // Its life after submit, each answer the whole report.
+        try r.call("reports.amend", ["reportId": reportID, "values": ["contactPhone": "+48 601 234 999", "age": nil]])
+        try r.call("reports.renew", ["reportId": reportID])
+        try r.call("reports.close", ["reportId": reportID, "outcome": "found"])
+        let claimed = try r.call("relay.claim", ["limit": 10])
+        let version = try #require(claimed["reports"]?.arrayValue?.first?[path: "report", "version"])
+        try r.call("relay.ack", ["reports": [["reportId": reportID, "version": version]]])
+        try r.call("reports.erase", ["reportId": reportID])
 
         // A location refused: the alert, with its settings, and its dismissal.
         let denied = try DaemonProcess(arguments: ["--simulated-mode", "permission-denied"]).start()
@@ -188,13 +196,13 @@ struct OpenRPCTests {
         }
     }
 
-    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 3")
+    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 4")
     func relayMethodsOnlyForTheRelay() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names == ProtocolMethods.offered(toRelay: false).map { $0.name })
-        #expect(try conn.result("daemon.info")["protocolVersion"] == 3)
+        #expect(try conn.result("daemon.info")["protocolVersion"] == 4)
         let notifications = try conn.result("rpc.discover")["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(notifications == ["location.changed", "flow.changed", "reports.changed"])
         let error = try conn.failure("rpc.discover", ["verbose": true])

@@ -98,15 +98,18 @@ struct ProtocolContractTests {
     @Test("the relay methods' results read back as written, in the wire's member order")
     func relayRoundTrip() throws {
         let claim = RelayClaim.Result(reports: [
-            .init(report: ReportView(id: "r1", flowID: "f1", submittedAt: "t1", values: [:], delivery: .pending), ownerUID: 1000, photo: nil),
-            .init(report: ReportView(id: "r2", flowID: "f2", submittedAt: "t2", values: ["species": "cat"], delivery: .delivered(at: "t3")),
+            .init(report: ReportView(id: "r1", flowID: "f1", submittedAt: "t1", status: .missing, version: 1, updatedAt: "t1", expiresAt: "t9",
+                                     erased: false, values: [:], delivery: .pending), ownerUID: 1000, photo: nil),
+            .init(report: ReportView(id: "r2", flowID: "f2", submittedAt: "t2", status: .found, version: 3, updatedAt: "t4", expiresAt: nil,
+                                     erased: true, values: ["species": "cat"], delivery: .delivered(at: "t3")),
                   ownerUID: 0, photo: .init(mediaType: "image/png", sha256: "ab", base64: "iVBO")),
         ], claimTimeoutSeconds: 60, pending: 2)
         #expect(try RelayClaim.Result(json: claim.json) == claim)
-        #expect(JSONWriter.string(claim.json) == #"{"reports":[{"report":{"id":"r1","flowId":"f1","submittedAt":"t1","values":{},"delivery":{"state":"pending"}},"ownerUid":1000,"photo":null},{"report":{"id":"r2","flowId":"f2","submittedAt":"t2","values":{"species":"cat"},"delivery":{"state":"delivered","deliveredAt":"t3"}},"ownerUid":0,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],"claimTimeoutSeconds":60,"pending":2}"#)
+        #expect(JSONWriter.string(claim.json) == #"{"reports":[{"report":{"id":"r1","flowId":"f1","submittedAt":"t1","status":"missing","version":1,"updatedAt":"t1","expiresAt":"t9","erased":false,"values":{},"delivery":{"state":"pending"}},"ownerUid":1000,"photo":null},{"report":{"id":"r2","flowId":"f2","submittedAt":"t2","status":"found","version":3,"updatedAt":"t4","expiresAt":null,"erased":true,"values":{"species":"cat"},"delivery":{"state":"delivered","deliveredAt":"t3"}},"ownerUid":0,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],"claimTimeoutSeconds":60,"pending":2}"#)
         let ack = RelayAck.Result(delivered: 1, alreadyDelivered: 0)
         #expect(try RelayAck.Result(json: ack.json) == ack)
         #expect(JSONWriter.string(.object(RelayAck.Params(reportIds: ["r1"]).json)) == #"{"reportIds":["r1"]}"#)
+        #expect(JSONWriter.string(.object(RelayAck.Params(reports: [.init(reportId: "r1", version: 2)]).json)) == #"{"reports":[{"reportId":"r1","version":2}]}"#)
         let status = RelayStatus.Result(pending: 0, claimed: 0, delivered: 1, lastDeliveredAt: nil)
         #expect(try RelayStatus.Result(json: status.json) == status)
         #expect(JSONWriter.string(status.json) == #"{"pending":0,"claimed":0,"delivered":1,"lastDeliveredAt":null}"#)

@@ -101,7 +101,7 @@ struct ProtocolExamplesTests {
         #expect(try Self.example(RelayClaim.self).reports.map(\.report) == [report])
         #expect(try Self.example(ReportsChanged.self).report == report)
         #expect(try Self.params(ReportsGet.self).reportId == report.id)
-        #expect(try Self.params(RelayAck.self).reportIds == [report.id])
+        #expect(try Self.params(RelayAck.self).reports == [.init(reportId: report.id, version: report.version)])
         let delivered = try Self.example(ReportsGet.self).report
         #expect(delivered.id == report.id && delivered.values == report.values)
         guard case .delivered(let at) = delivered.delivery else {

@@ -20,13 +20,15 @@ final class InProcessDaemon: Sendable {
     let routes: Routes
     let directory: URL
     let peer = Peer(pid: 1, uid: 1000, gid: 1000)
+    /// The daemon's clock, moved by the test.
+    let time = ManualTime()
     /// Members of this group are relays.
     static let relayGroup: UInt32 = 990
 
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-inprocess-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let clock = DaemonClock.manual(ManualTime())
+        let clock = DaemonClock.manual(time)
         let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path, now: clock.wallTime())
         let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
         let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))

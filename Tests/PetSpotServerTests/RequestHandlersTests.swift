@@ -47,6 +47,12 @@ struct RequestHandlersTests {
         try await daemon.close()
     }
 
+    /// A report filed through a flow walked with valid values; its id.
+    func submitted(_ daemon: InProcessDaemon) async throws -> String {
+        let id = try await prepared(daemon)
+        return try #require(try result(await daemon.call(FlowSubmit.self, ["flowId": .string(id)]))["report"]?["id"]?.stringValue)
+    }
+
     /// A flow walked to its summary with valid values; its id.
     func prepared(_ daemon: InProcessDaemon) async throws -> String {
         let id = try #require(try result(await daemon.call(FlowStart.self))["flow"]?["id"]?.stringValue)

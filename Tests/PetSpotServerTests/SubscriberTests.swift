@@ -24,7 +24,8 @@ struct SubscriberTests {
 
     static func filed(_ n: Int, subscription: String) -> [UInt8] {
         ReportsChanged.line(.init(subscription: subscription, change: .filed, report: ReportView(
-            id: "r-\(n)", flowID: "f-\(n)", submittedAt: "2026-11-26T12:00:00Z", values: [:], delivery: .pending)))
+            id: "r-\(n)", flowID: "f-\(n)", submittedAt: "2026-11-26T12:00:00Z", status: .missing, version: 1, updatedAt: "2026-11-26T12:00:00Z",
+            expiresAt: "2027-02-24T12:00:00Z", erased: false, values: [:], delivery: .pending)))
     }
 
     static func overflow(_ subscription: String) -> [UInt8] {

@@ -162,9 +162,32 @@ enum ProtocolExamples {
     static let completed = FlowView(id: flowID, state: .completed(reportID: reportID))
     static let cancelled = FlowView(id: cancelledFlowID, state: .cancelled)
 
-    static func report(_ delivery: ReportView.Delivery) -> ReportView {
-        ReportView(id: reportID, flowID: flowID, submittedAt: submittedAt, values: values(.contacted), delivery: delivery)
+    // MARK: The report's life: amended (2), renewed (3), found (4), erased (5)
+
+    /// When each change after submit was made, and the expiry of a report missing since then.
+    static let changedAt = "2026-11-26T12:10:00Z"
+    static let expiresAtSubmitted = "2027-02-24T12:04:31Z"
+    static let expiresAtRenewed = "2027-02-24T12:10:00Z"
+    /// The phone number the owner corrects.
+    static let amendedPhoneTyped = "+48 601 234 999"
+    static let amended: JSONObject = ["contactPhone": "+48601234999"]
+
+    /// The report at `version`: as filed (1), amended (2), renewed (3), found (4).
+    static func report(_ delivery: ReportView.Delivery, status: ReportView.Status = .missing, version: Int = 1, renewed: Bool = false,
+                       values changed: JSONObject = [:]) -> ReportView {
+        let values = JSONObject(members: values(.contacted).members.map { (key: $0.key, value: changed[$0.key] ?? $0.value) })
+        let expiresAt: String? = status == .missing ? (renewed ? expiresAtRenewed : expiresAtSubmitted) : nil
+        return ReportView(id: reportID, flowID: flowID, submittedAt: submittedAt, status: status, version: version,
+                          updatedAt: version == 1 ? submittedAt : changedAt, expiresAt: expiresAt, erased: false,
+                          values: values, delivery: delivery)
     }
+
+    /// The report after `reports.erase` (5): found, with only its species and date.
+    static let erasedReport = ReportView(
+        id: reportID, flowID: flowID, submittedAt: submittedAt, status: .found, version: 5, updatedAt: changedAt, expiresAt: nil, erased: true,
+        values: JSONObject(members: values(.contacted).members.map { member in
+            (key: member.key, value: ["species", "disappearanceDate"].contains(member.key) ? member.value : .null)
+        }), delivery: .pending)
 
     static let fix = LocationView(status: .ok, fix: .init(latitude: Coordinate(scaled: 5_222_968), longitude: Coordinate(scaled: 2_101_223), source: "gpsd", time: fixTime,
                                                           accuracy: JSONNumber(validatedLiteral: "4.2")),

@@ -27,8 +27,9 @@ public enum MethodVisibility: Sendable, Equatable {
 }
 
 /// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`; 3: the
-/// watches and their notifications.
-public let petspotProtocolVersion = 3
+/// watches and their notifications; 4: a report's life (status, version, close, renew, amend,
+/// erase, retention).
+public let petspotProtocolVersion = 4
 
 /// A method's params: read from a request by the daemon, written by a client.
 public protocol RPCParamsCoding: Sendable {
@@ -83,7 +84,7 @@ public enum ProtocolMethods {
         FlowStart.self, FlowGet.self, FlowUpdate.self, FlowContinue.self, FlowBack.self, FlowCancel.self,
         FlowRequestLocation.self, FlowDismissAlert.self, FlowSubmit.self,
         LocationCurrent.self, LocationStatus.self,
-        ReportsList.self, ReportsGet.self,
+        ReportsList.self, ReportsGet.self, ReportsClose.self, ReportsRenew.self, ReportsAmend.self, ReportsErase.self,
         RelayClaim.self, RelayAck.self, RelayStatus.self,
         LocationWatch.self, FlowWatch.self, ReportsWatch.self, RelayWatch.self, Unwatch.self,
     ]

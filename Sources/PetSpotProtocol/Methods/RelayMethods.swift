@@ -120,22 +120,48 @@ public enum RelayAck: RPCMethodSpec {
     public static let name = "relay.ack"
     public static let visibility = MethodVisibility.relayGroup
 
+    /// A report stored centrally, at the version stored.
+    public struct Delivered: Sendable, Equatable {
+        public let reportId: String
+        public let version: Int
+
+        public init(reportId: String, version: Int) {
+            self.reportId = reportId
+            self.version = version
+        }
+    }
+
     public struct Params: RPCParamsCoding, Equatable {
-        public var reportIds: [String]
+        /// The reports stored centrally, each at the version stored.
+        public var reports: [Delivered]?
+        /// The reports stored centrally, each at the version its claim handed out: what a relay
+        /// of protocol revision 3 sends.
+        public var reportIds: [String]?
+
+        public init(reports: [Delivered]) {
+            self.reports = reports
+            self.reportIds = nil
+        }
 
         public init(reportIds: [String]) {
+            self.reports = nil
             self.reportIds = reportIds
         }
 
         /// Whatever the daemon's limits are now: the ids may have been claimed before a reload
         /// lowered them.
         public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
-            reportIds = try p.requiredStrings("reportIds", count: RelayClaim.maxReportsRange)
+            reports = try p.optionalVersions("reports", count: RelayClaim.maxReportsRange, id: "reportId", version: "version")?
+                .map { Delivered(reportId: $0.id, version: $0.version) }
+            reportIds = reports == nil ? try p.requiredStrings("reportIds", count: RelayClaim.maxReportsRange) : nil
             try p.finish()
         }
 
         public var json: JSONObject {
-            ["reportIds": .array(reportIds.map(JSONValue.string))]
+            if let reports {
+                return ["reports": .array(reports.map { ["reportId": .string($0.reportId), "version": .int($0.version)] })]
+            }
+            return ["reportIds": .array((reportIds ?? []).map(JSONValue.string))]
         }
     }
 
@@ -160,11 +186,15 @@ public enum RelayAck: RPCMethodSpec {
 
     public static let contract = MethodContract(
         name, "Marks claimed reports delivered once the central database has them (relay group only)",
-        params: [.init("reportIds", .array(.string(), count: RelayClaim.maxReportsRange), required: true, "The reports stored centrally")],
+        params: [.init("reports", .array(.object(["reportId": .string(), "version": .integer(1...Int.max)]), count: RelayClaim.maxReportsRange),
+                       "The reports stored centrally, each at the version stored"),
+                 .init("reportIds", .array(.string(), count: RelayClaim.maxReportsRange),
+                       "Instead of reports (protocol revision 3): the reports stored centrally, at the version each claim handed out")],
         result: "acknowledged", .object(["delivered": .integer(0...RelayClaim.maxReportsRange.upperBound),
                                          "alreadyDelivered": .integer(0...RelayClaim.maxReportsRange.upperBound)]),
         errors: [.reportNotFound, .storageFailed],
-        example: ("one report", Params(reportIds: [ProtocolExamples.reportID]).json, Result(delivered: 1, alreadyDelivered: 0).json))
+        example: ("one report", Params(reports: [Delivered(reportId: ProtocolExamples.reportID, version: 1)]).json,
+                  Result(delivered: 1, alreadyDelivered: 0).json))
 }
 
 /// `relay.status`: the daemon's delivery counts.

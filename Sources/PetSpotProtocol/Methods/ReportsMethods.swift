@@ -57,42 +57,155 @@ public enum ReportsList: RPCMethodSpec {
                   Result(reports: [ProtocolExamples.report(.pending)], cursor: nil).json))
 }
 
+/// The params of a method that takes only a report's id.
+public struct ReportIDParams: RPCParamsCoding, Equatable {
+    public var reportId: String
+
+    public init(reportId: String) {
+        self.reportId = reportId
+    }
+
+    public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+        reportId = try p.requiredString("reportId")
+        try p.finish()
+    }
+
+    public var json: JSONObject { ["reportId": .string(reportId)] }
+
+    static let contract = MethodContract.Param("reportId", .string(), required: true, "The report's id")
+}
+
+/// The answer of a method about one report: the report as it is now.
+public struct ReportAnswer: RPCResultCoding, Equatable {
+    public let report: ReportView
+
+    public init(report: ReportView) {
+        self.report = report
+    }
+
+    public var json: JSONValue { ["report": report.json] }
+
+    public init(json: JSONValue) throws(FlowViewError) {
+        report = try ReportView(try WireObject(json, at: "result").object("report"))
+    }
+
+    static let schema = JSONSchema.object(["report": .ref("Report")])
+}
+
 /// `reports.get`: one of the caller's reports.
 public enum ReportsGet: RPCMethodSpec {
     public static let name = "reports.get"
+    public typealias Params = ReportIDParams
+    public typealias Result = ReportAnswer
+
+    public static let contract = MethodContract(
+        name, "One of the caller's reports", params: [ReportIDParams.contract],
+        result: "report", ReportAnswer.schema, errors: [.reportNotFound, .storageFailed],
+        example: ("a report delivered", Params(reportId: ProtocolExamples.reportID).json,
+                  Result(report: ProtocolExamples.report(.delivered(at: ProtocolExamples.deliveredAt))).json))
+}
+
+/// `reports.close`: the pet is home (`found`), or the owner takes the report back (`withdrawn`).
+public enum ReportsClose: RPCMethodSpec {
+    public static let name = "reports.close"
+    public typealias Result = ReportAnswer
+
+    /// How a report ends.
+    public enum Outcome: String, Sendable, CaseIterable {
+        case found, withdrawn
+    }
 
     public struct Params: RPCParamsCoding, Equatable {
         public var reportId: String
+        public var outcome: Outcome
 
-        public init(reportId: String) {
+        public init(reportId: String, outcome: Outcome) {
             self.reportId = reportId
+            self.outcome = outcome
         }
 
         public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
             reportId = try p.requiredString("reportId")
+            guard let outcome = try p.optionalChoice("outcome", as: Outcome.self) else {
+                throw RPCError(.invalidParams, "outcome is required: \"found\" or \"withdrawn\"", parameter: "outcome")
+            }
+            self.outcome = outcome
             try p.finish()
         }
 
-        public var json: JSONObject { ["reportId": .string(reportId)] }
-    }
-
-    public struct Result: RPCResultCoding, Equatable {
-        public let report: ReportView
-
-        public init(report: ReportView) {
-            self.report = report
-        }
-
-        public var json: JSONValue { ["report": report.json] }
-
-        public init(json: JSONValue) throws(FlowViewError) {
-            report = try ReportView(try WireObject(json, at: "result").object("report"))
-        }
+        public var json: JSONObject { ["reportId": .string(reportId), "outcome": .string(outcome.rawValue)] }
     }
 
     public static let contract = MethodContract(
-        name, "One of the caller's reports", params: [.init("reportId", .string(), required: true, "The report's id")],
-        result: "report", .object(["report": .ref("Report")]), errors: [.reportNotFound, .storageFailed],
-        example: ("a report delivered", Params(reportId: ProtocolExamples.reportID).json,
-                  Result(report: ProtocolExamples.report(.delivered(at: ProtocolExamples.deliveredAt))).json))
+        name, "Ends a missing or expired report: found, or withdrawn; the same call again answers the same report",
+        params: [ReportIDParams.contract, .init("outcome", .oneOf(Outcome.allCases.map(\.rawValue)), required: true, "How it ends")],
+        result: "report", ReportAnswer.schema, errors: [.reportNotFound, .reportClosed, .reportErased, .storageFailed],
+        example: ("the pet is home", Params(reportId: ProtocolExamples.reportID, outcome: .found).json,
+                  Result(report: ProtocolExamples.report(.pending, status: .found, version: 4, values: ProtocolExamples.amended)).json))
+}
+
+/// `reports.renew`: a missing or expired report is missing again, for another
+/// `reports.expireAfterDays`.
+public enum ReportsRenew: RPCMethodSpec {
+    public static let name = "reports.renew"
+    public typealias Params = ReportIDParams
+    public typealias Result = ReportAnswer
+
+    public static let contract = MethodContract(
+        name, "Keeps a missing or expired report missing for another reports.expireAfterDays from now",
+        params: [ReportIDParams.contract],
+        result: "report", ReportAnswer.schema, errors: [.reportNotFound, .reportClosed, .reportErased, .storageFailed],
+        example: ("still missing", Params(reportId: ProtocolExamples.reportID).json,
+                  Result(report: ProtocolExamples.report(.pending, version: 3, renewed: true, values: ProtocolExamples.amended)).json))
+}
+
+/// `reports.amend`: fields of steps 1–4 of a missing or expired report, changed by the flow's
+/// own rules.
+public enum ReportsAmend: RPCMethodSpec {
+    public static let name = "reports.amend"
+    public typealias Result = ReportAnswer
+
+    public struct Params: RPCParamsCoding, Equatable {
+        public var reportId: String
+        /// Field name → value, as `flow.update` takes them, for fields of any step; null clears
+        /// an optional field.
+        public var values: JSONObject
+
+        public init(reportId: String, values: JSONObject) {
+            self.reportId = reportId
+            self.values = values
+        }
+
+        public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
+            reportId = try p.requiredString("reportId")
+            values = try p.requiredObject("values")
+            try p.finish()
+        }
+
+        public var json: JSONObject { ["reportId": .string(reportId), "values": .object(values)] }
+    }
+
+    public static let contract = MethodContract(
+        name, "Changes fields of a missing or expired report with the flow's own rules; a refused value changes nothing and names the field",
+        params: [ReportIDParams.contract,
+                 .init("values", .map(of: .any("A field's value: a string, a number, a photo {data, filename?} or null")),
+                       required: true, "Field name → value, for fields of steps 1–4")],
+        result: "report", ReportAnswer.schema, errors: [.reportNotFound, .reportClosed, .reportErased, .limitExceeded, .storageFailed],
+        example: ("a new phone number", Params(reportId: ProtocolExamples.reportID, values: ["contactPhone": .string(ProtocolExamples.amendedPhoneTyped)]).json,
+                  Result(report: ProtocolExamples.report(.pending, version: 2, values: ProtocolExamples.amended)).json))
+}
+
+/// `reports.erase`: the report's personal data gone for good; it keeps its id, times, status
+/// and delivery, and of its values only the species and the date.
+public enum ReportsErase: RPCMethodSpec {
+    public static let name = "reports.erase"
+    public typealias Params = ReportIDParams
+    public typealias Result = ReportAnswer
+
+    public static let contract = MethodContract(
+        name, "Erases the report's personal data for good (a missing report becomes withdrawn); again, the same report",
+        params: [ReportIDParams.contract],
+        result: "report", ReportAnswer.schema, errors: [.reportNotFound, .storageFailed],
+        example: ("erased", Params(reportId: ProtocolExamples.reportID).json,
+                  Result(report: ProtocolExamples.erasedReport).json))
 }

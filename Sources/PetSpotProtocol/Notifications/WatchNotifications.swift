@@ -69,7 +69,7 @@ public enum ReportsChanged: RPCNotificationSpec {
     public static let notification = RPCNotification.reportsChanged
 
     public enum Change: String, Sendable, CaseIterable {
-        case filed, delivered, overflow
+        case filed, delivered, updated, overflow
     }
 
     public struct Params: RPCNotificationParams, Equatable {
@@ -97,7 +97,7 @@ public enum ReportsChanged: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "One of the caller's reports was filed or delivered; overflow: some were left out, list again", watch: ReportsWatch.self,
+        notification, "One of the caller's reports was filed, delivered or changed (closed, renewed, amended, erased, expired); overflow: some were left out, list again", watch: ReportsWatch.self,
         params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
                  .init("report", .ref("Report"), "As reports.list gives it; absent with overflow")],
         example: Params(subscription: ProtocolExamples.subscription, change: .filed, report: ProtocolExamples.report(.pending)).json)

@@ -159,12 +159,12 @@ struct FlowHandlers: Sendable {
                 guard let stored = try await storeCall({ () async throws(ReportStoreError) in try await services.store.get(id: reportID, ownerUID: peer.uid) }) else {
                     throw RPCError(.internalError, "the report \(reportID) of this flow is missing from the database")
                 }
-                return FlowSubmit.Result(flow: view, report: try ReportView(stored))
+                return FlowSubmit.Result(flow: view, report: try services.reportView(stored))
             case .store(var report, let photo):
                 // Read back from the spool here, not under the registry's lock: one photo per submit.
                 if let photo { report.photo = StoredPhoto(mediaType: photo.mediaType, sha256: photo.sha256, data: try Self.bytes(of: photo)) }
                 let (stored, inserted) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
-                let reportView = try ReportView(stored)
+                let reportView = try services.reportView(stored)
                 if inserted {
                     services.subscriptions.reportChanged(.filed, reportView, owner: peer.uid)
                     services.pendingCount.reportsFiled()

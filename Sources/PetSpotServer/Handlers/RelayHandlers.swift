@@ -24,7 +24,7 @@ struct RelayHandlers: Sendable {
             var reports: [RelayClaim.Item] = []
             for candidate in candidates where taken.contains(candidate.report.id) {
                 reports.append(RelayClaim.Item(
-                    report: try ReportView(candidate.report), ownerUID: Int(candidate.report.ownerUID),
+                    report: try services.reportView(candidate.report), ownerUID: Int(candidate.report.ownerUID),
                     photo: candidate.photo.map { photo in
                         RelayClaim.Photo(mediaType: photo.mediaType, sha256: photo.sha256, base64: Data(photo.data).base64EncodedString())
                     }))
@@ -38,19 +38,26 @@ struct RelayHandlers: Sendable {
         let services = self.services
         return .later { () async throws(RPCError) -> RelayAck.Result in
             let deliveredAt = ISO8601.string(services.clock.wallTime())
-            // The version its claim handed out; without a lease (ended, or from before a restart)
-            // the first, which every report had: a later one stays pending and is claimed again.
-            let claimed = services.relayClaims.versions(of: params.reportIds)
-            let versions = params.reportIds.map { DeliveredVersion(reportID: $0, version: claimed[$0] ?? 1) }
+            // A relay of revision 4 says which version it stored; one of revision 3 stored the
+            // version its claim handed out, or, without a lease (ended, or from before a
+            // restart), the first, which every report had: a later one stays pending.
+            let versions: [DeliveredVersion]
+            if let reports = params.reports {
+                versions = reports.map { DeliveredVersion(reportID: $0.reportId, version: $0.version) }
+            } else {
+                let ids = params.reportIds ?? []
+                let claimed = services.relayClaims.versions(of: ids)
+                versions = ids.map { DeliveredVersion(reportID: $0, version: claimed[$0] ?? 1) }
+            }
             let marking = try await storeCall { () async throws(ReportStoreError) in
                 try await services.store.markDelivered(versions, at: deliveredAt)
             }
-            services.relayClaims.release(params.reportIds)
+            services.relayClaims.release(versions.map(\.reportID))
             if services.subscriptions.watchesReports, !marking.newlyDelivered.isEmpty,
                let reports = try? await services.store.reports(ids: marking.newlyDelivered)
             {
                 for report in reports {
-                    guard let view = try? ReportView(report) else { continue }
+                    guard let view = try? services.reportView(report) else { continue }
                     services.subscriptions.reportChanged(.delivered, view, owner: report.ownerUID)
                 }
             }

@@ -1,3 +1,6 @@
+import FoundationEssentials
+import PetSpotFlow
+import PetSpotJSON
 import PetSpotProtocol
 import PetSpotStore
 
@@ -13,7 +16,7 @@ struct ReportsHandlers: Sendable {
                 try await store.list(ownerUID: peer.uid, limit: limit, cursor: params.cursor)
             }
             var reports: [ReportView] = []
-            for report in page.reports { reports.append(try ReportView(report)) }
+            for report in page.reports { reports.append(try services.reportView(report)) }
             return ReportsList.Result(reports: reports, cursor: page.nextCursor)
         }
     }
@@ -24,7 +27,84 @@ struct ReportsHandlers: Sendable {
             guard let report = try await storeCall({ () async throws(ReportStoreError) in try await store.get(id: params.reportId, ownerUID: peer.uid) }) else {
                 throw RPCError(.reportNotFound, "no report \"\(params.reportId)\" of yours", parameter: "reportId")
             }
-            return ReportsGet.Result(report: try ReportView(report))
+            return ReportsGet.Result(report: try services.reportView(report))
+        }
+    }
+}
+
+// reports.close, renew, amend, erase: an owner's changes, each one durable write. A change is
+// told to the owner's `reports.watch` and wakes a relay for the new version.
+extension ReportsHandlers {
+    func close(_ params: ReportsClose.Params, _ context: RequestContext) -> Reply<ReportAnswer> {
+        let outcome: ReportChange.Closing = switch params.outcome {
+        case .found: .found
+        case .withdrawn: .withdrawn
+        }
+        return changing(params.reportId, context) { (store, owner, now) async throws(ReportChangeError) in
+            try await store.close(id: params.reportId, ownerUID: owner, outcome: outcome, now: now)
+        }
+    }
+
+    func renew(_ params: ReportIDParams, _ context: RequestContext) -> Reply<ReportAnswer> {
+        changing(params.reportId, context) { (store, owner, now) async throws(ReportChangeError) in try await store.renew(id: params.reportId, ownerUID: owner, now: now) }
+    }
+
+    func erase(_ params: ReportIDParams, _ context: RequestContext) -> Reply<ReportAnswer> {
+        changing(params.reportId, context) { (store, owner, now) async throws(ReportChangeError) in try await store.erase(id: params.reportId, ownerUID: owner, now: now) }
+    }
+
+    /// The flow's rules decide each value (`ReportAmendment`), on the report as it is in the
+    /// store's transaction. A photo is decoded in memory: an amendment is rare, and the photo
+    /// goes straight into the database.
+    func amend(_ params: ReportsAmend.Params, _ context: RequestContext) -> Reply<ReportAnswer> {
+        let services = self.services
+        return changing(params.reportId, context) { (store, owner, now) async throws(ReportChangeError) in
+            let env = services.flowEnvironment()
+            let prepared = PreparedUpdate(params.values, env: env)
+            return try await store.amend(id: params.reportId, ownerUID: owner, now: now) { stored in
+                guard case .object(let storedValues)? = try? JSONParser.parse(stored.valuesJSON),
+                      let values = FlowValues(stored: storedValues)
+                else { throw RPCError(.internalError, "report \(stored.id) has stored values this daemon cannot read") }
+                let amended: FlowValues
+                do throws(FlowError) {
+                    amended = try ReportAmendment.apply(prepared, to: values, env: env)
+                } catch {
+                    throw RPCError(error)
+                }
+                let photo: PhotoAmendment
+                switch params.values["photo"] {
+                case nil: photo = .keep
+                case .null?: photo = .remove
+                case _?:
+                    guard let new = amended.photo, let bytes = try? new.content.bytes() else {
+                        throw RPCError(.internalError, "the amended photo of report \(stored.id) cannot be read back")
+                    }
+                    photo = .replace(StoredPhoto(mediaType: new.mediaType, sha256: new.sha256, data: bytes))
+                }
+                return (JSONWriter.string(amended.json), photo)
+            }
+        }
+    }
+
+    /// One owner's change of a report, in a task (the disk): the report as it is after it,
+    /// told to the owner's watches and the relay when it is a new version.
+    private func changing(_ reportID: String, _ context: RequestContext,
+                          _ change: @escaping @Sendable (ReportStore, UInt32, Date) async throws(ReportChangeError) -> ReportChangeResult) -> Reply<ReportAnswer>
+    {
+        let (services, owner) = (self.services, context.peer.uid)
+        return .later { () async throws(RPCError) -> ReportAnswer in
+            let result: ReportChangeResult
+            do throws(ReportChangeError) {
+                result = try await change(services.store, owner, services.clock.wallTime())
+            } catch {
+                throw RPCError(error, reportID: reportID)
+            }
+            let view = try services.reportView(result.report)
+            if result.changed {
+                services.subscriptions.reportChanged(.updated, view, owner: owner)
+                services.pendingCount.reportsFiled()
+            }
+            return ReportAnswer(report: view)
         }
     }
 }

@@ -164,7 +164,8 @@ enum HostileAnswers {
             "age": 4, "latitude": .string(text), "longitude": .string(text), "additionalDescription": .string(text),
             "contactPhone": .string(text), "contactEmail": .string(text), text: .string(text),
         ]
-        let view = ReportView(id: "r\(number)-\(text)", flowID: text, submittedAt: submittedAt, values: values,
+        let view = ReportView(id: "r\(number)-\(text)", flowID: text, submittedAt: submittedAt, status: .missing, version: 1,
+                              updatedAt: text, expiresAt: text, erased: false, values: values,
                               delivery: delivered ? .delivered(at: text) : .pending, otherMembers: [text: .string(text)]).json
         guard refusing, case .object(var object) = view else { return view }
         object["delivery"] = ["state": .string(text)]
