@@ -16,6 +16,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
     case shuttingDown
     case reportClosed
     case reportErased
+    case animalNotFound
 
     public var code: Int {
         switch self {
@@ -33,6 +34,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .shuttingDown: -32007
         case .reportClosed: -32008
         case .reportErased: -32009
+        case .animalNotFound: -32010
         }
     }
 
@@ -53,6 +55,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .shuttingDown: "The daemon is stopping; send it again once it is back"
         case .reportClosed: "The report is found or withdrawn: it can only be erased"
         case .reportErased: "The report's personal data is erased: it cannot change any more"
+        case .animalNotFound: "No such missing animal on this box's list: never listed, or found, withdrawn, expired or erased since"
         }
     }
 

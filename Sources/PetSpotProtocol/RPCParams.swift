@@ -99,6 +99,37 @@ public struct RPCParams {
         return pairs
     }
 
+    /// A number within `range` (decimals allowed), as its exact literal.
+    public mutating func optionalNumber(_ name: String, in range: ClosedRange<Int>) throws(RPCError) -> JSONNumber? {
+        guard let value = take(name) else { return nil }
+        guard case .number(let number) = value, let decimal = DecimalLiteral(parsing: number.literal),
+              decimal.compare(to: range.lowerBound) >= 0, decimal.compare(to: range.upperBound) <= 0
+        else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be a number from \(range.lowerBound) to \(range.upperBound)", parameter: name)
+        }
+        return number
+    }
+
+    /// A position `{latitude, longitude}` in degrees, each a number in its range; nil when absent.
+    public mutating func optionalPosition(_ name: String) throws(RPCError) -> (latitude: JSONNumber, longitude: JSONNumber)? {
+        guard let value = take(name) else { return nil }
+        guard case .object(let object) = value else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an object {\"latitude\", \"longitude\"}, not \(value.typeName)", parameter: name)
+        }
+        var inner = RPCParams(object)
+        let latitude: JSONNumber?, longitude: JSONNumber?
+        do throws(RPCError) {
+            latitude = try inner.optionalNumber("latitude", in: -90...90)
+            longitude = try inner.optionalNumber("longitude", in: -180...180)
+            try inner.finish()
+        } catch {
+            throw RPCError(error.kind, "\(name).\(error.message)", parameter: error.parameter.map { "\(name).\($0)" })
+        }
+        guard let latitude else { throw RPCError(.invalidParams, "missing parameter \"\(name).latitude\"", parameter: "\(name).latitude") }
+        guard let longitude else { throw RPCError(.invalidParams, "missing parameter \"\(name).longitude\"", parameter: "\(name).longitude") }
+        return (latitude, longitude)
+    }
+
     /// One of a fixed set of words, e.g. a locale.
     public mutating func optionalChoice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(RPCError) -> T? where T.RawValue == String {
         guard let text = try optionalString(name) else { return nil }

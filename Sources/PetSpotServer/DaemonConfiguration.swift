@@ -37,6 +37,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var simulatedPosition = SimulatedPositionSetting(latitude: "52.22968", longitude: "21.01223")
     public var simulatedTrack: [SimulatedPositionSetting] = []
     public var gpsdReconnectMaxMs = 10_000
+    /// The surveyed position of a box that never moves (`static` provider); nil: none.
+    public var staticPosition: SimulatedPositionSetting? = nil
+    /// How far off the surveyed position may be, in metres; nil: not said.
+    public var staticAccuracyMetres: Double? = nil
     public var permissionAllow: PermissionAllow = .everyone
     public var permissionUsers: [String] = []
     public var permissionGroups: [String] = []
@@ -59,6 +63,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var limits = Limits()
     public var relay = Relay()
     public var retention = Retention()
+    /// The box's name, which every report filed here carries (`animal.box`); nil: the host's name.
+    public var boxName: String? = nil
+    /// Members of this Unix group see the animal list whole (chip, exact position, contact).
+    public var staffGroup = "petspot-staff"
 
     /// How long a report lives after submit (`reports.*`): decimal days, reloadable.
     public struct Retention: Sendable, Equatable {
@@ -130,6 +138,8 @@ extension DaemonConfiguration {
         .reloaded("location.simulated.mode", { c, v, r throws(ConfigurationError) in c.simulatedMode = try r.simulatedMode(v) }),
         .reloaded("location.simulated.position", { c, v, r throws(ConfigurationError) in c.simulatedPosition = try r.position(v) }),
         .reloaded("location.simulated.track", { c, v, r throws(ConfigurationError) in c.simulatedTrack = try r.track(v) }),
+        .reloaded("location.static.position", { c, v, r throws(ConfigurationError) in c.staticPosition = v.isNull ? nil : try r.position(v) }),
+        .reloaded("location.static.accuracyMetres", { c, v, r throws(ConfigurationError) in c.staticAccuracyMetres = v.isNull ? nil : try r.metres(v) }),
         .reloaded("location.timeoutMs", { c, v, r throws(ConfigurationError) in c.locationTimeoutMs = try r.int(v, 1...600_000) }),
         .reloaded("location.maxAgeMs", { c, v, r throws(ConfigurationError) in c.locationMaxAgeMs = try r.int(v, 0...3_600_000) }),
         .restartOnly("server.eventLoopThreads", \.eventLoopThreads, { c, v, r throws(ConfigurationError) in c.eventLoopThreads = try r.int(v, 0...256) }),
@@ -138,6 +148,8 @@ extension DaemonConfiguration {
     ] + Limits.table.map(\.setting) + [
         .reloaded("reports.expireAfterDays", { c, v, r throws(ConfigurationError) in c.retention.expireAfter = try r.days(v, 0...36_500, allowingZero: false) }),
         .reloaded("reports.eraseAfterDays", { c, v, r throws(ConfigurationError) in c.retention.eraseAfter = try r.days(v, 0...36_500, allowingZero: true) }),
+        .restartOnly("box.name", \.boxName, { c, v, r throws(ConfigurationError) in c.boxName = v.isNull ? nil : try r.boxName(v) }),
+        .reloaded("board.staffGroup", { c, v, r throws(ConfigurationError) in c.staffGroup = try r.groupName(v) }),
         .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
@@ -209,6 +221,24 @@ extension SettingReader {
         var names: [String] = []
         for item in items { names.append(try nonEmptyString(item)) }
         return names
+    }
+
+    /// A distance in metres: a number from 0 to 100 km.
+    func metres(_ v: JSONValue) throws(ConfigurationError) -> Double {
+        guard case .number(let n) = v, let metres = Double(n.literal), metres.isFinite, metres >= 0, metres <= 100_000 else {
+            throw fail("expected a number of metres from 0 to 100000")
+        }
+        return metres
+    }
+
+    /// A box's name: 1 to 64 characters of letters, digits, '.', '-' and '_', as a host name is
+    /// written, so that it can be shown anywhere as it is.
+    func boxName(_ v: JSONValue) throws(ConfigurationError) -> String {
+        let s = try nonEmptyString(v)
+        guard s.count <= 64, s.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }) else {
+            throw fail("\"\(s)\" is not a box name: 1 to 64 letters, digits, '.', '-' and '_'")
+        }
+        return s
     }
 
     func simulatedMode(_ v: JSONValue) throws(ConfigurationError) -> String {

@@ -15,15 +15,21 @@ public struct RuntimeSettings: Sendable {
     public let calendar: LocalCalendar
     /// `relay.group` resolved at start or reload; nil: no such group, nobody is a relay.
     public let relayGroupID: UInt32?
+    /// `board.staffGroup` resolved at start or reload; nil: no such group, nobody is staff.
+    public let staffGroupID: UInt32?
+    /// `box.name`, or the host's name: where this box's reports were filed.
+    public let boxName: String
 
     public init(configuration: DaemonConfiguration, location: LocationService, species: SpeciesCatalog, calendar: LocalCalendar,
-                relayGroupID: UInt32? = nil)
+                relayGroupID: UInt32? = nil, staffGroupID: UInt32? = nil, boxName: String = "petspotd")
     {
         self.configuration = configuration
         self.location = location
         self.species = species
         self.calendar = calendar
         self.relayGroupID = relayGroupID
+        self.staffGroupID = staffGroupID
+        self.boxName = boxName
     }
 }
 
@@ -72,11 +78,11 @@ public final class DaemonServices: Sendable {
     /// What a request needs of the settings before its handler runs, read under one lock:
     /// whether `peer` is a relay, the limits in force and the bounds its params are read with.
     func requestSettings(for peer: Peer) -> RequestSettings {
-        let (gid, limits, locationTimeoutMs) = runtime.withLockedValue { settings in
-            (settings.relayGroupID, settings.configuration.limits, settings.configuration.locationTimeoutMs)
+        let (relay, staff, limits, locationTimeoutMs) = runtime.withLockedValue { settings in
+            (settings.relayGroupID, settings.staffGroupID, settings.configuration.limits, settings.configuration.locationTimeoutMs)
         }
-        return RequestSettings(isRelay: gid.map { peer.isMember(of: $0) } ?? false, limits: limits,
-                               bounds: ParamBounds(locationTimeoutMs: locationTimeoutMs, maxReportsPage: limits.maxReportsPage))
+        return RequestSettings(isRelay: relay.map { peer.isMember(of: $0) } ?? false, isStaff: staff.map { peer.isMember(of: $0) } ?? false,
+                               limits: limits, bounds: ParamBounds(locationTimeoutMs: locationTimeoutMs, maxReportsPage: limits.maxReportsPage))
     }
 
     /// Puts reloaded settings in force; returns the ones they replace.

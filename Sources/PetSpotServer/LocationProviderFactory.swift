@@ -38,6 +38,15 @@ struct LocationProviderFactory: Sendable {
             }
             return SimulatedProvider(mode: SimulatedProvider.Mode(rawValue: c.simulatedMode) ?? .fix, track: track, clock: context.clock)
         },
+        LocationProviderFactory(name: "static") { c, context throws(ConfigurationError) in
+            guard let setting = c.staticPosition else {
+                throw ConfigurationError("location.static.position: the static provider needs the box's surveyed position, [latitude, longitude]")
+            }
+            guard let lat = DecimalLiteral(parsing: setting.latitude, lenient: true).flatMap(Coordinate.init),
+                  let lon = DecimalLiteral(parsing: setting.longitude, lenient: true).flatMap(Coordinate.init)
+            else { throw ConfigurationError("location.static.position: \(setting.latitude),\(setting.longitude) is not a position") }
+            return StaticProvider(latitude: lat, longitude: lon, accuracyMetres: c.staticAccuracyMetres, clock: context.clock)
+        },
     ]
 
     static func named(_ name: String) -> LocationProviderFactory? {

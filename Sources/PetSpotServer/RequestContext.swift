@@ -27,6 +27,8 @@ struct RequestContext: Sendable {
     var bounds: ParamBounds { settings.bounds }
     /// The peer is a member of `relay.group` now.
     var isRelay: Bool { settings.isRelay }
+    /// The peer is a member of `board.staffGroup` now.
+    var isStaff: Bool { settings.isStaff }
 
     /// The connection's watches, for a handler that makes one.
     func watcher() throws(RPCError) -> Subscriber {
@@ -38,6 +40,8 @@ struct RequestContext: Sendable {
 /// What the daemon's settings say of one caller, read under one lock per line.
 struct RequestSettings: Sendable {
     let isRelay: Bool
+    /// The peer is a member of `board.staffGroup` now: it sees the animal list whole.
+    let isStaff: Bool
     let limits: DaemonConfiguration.Limits
     /// The limits its params are read with.
     let bounds: ParamBounds

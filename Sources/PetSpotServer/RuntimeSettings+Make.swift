@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import PetSpotFlow
 import PetSpotJSON
@@ -22,8 +25,19 @@ extension RuntimeSettings {
         let species = c.configFile.isEmpty ? SpeciesCatalog.builtIn : try loadSpecies(c.resolvedSpeciesFile)
         let location = try makeLocationService(c, clock: clock, logger: logger, reusing: previous)
         // Said in the log once the settings are in force (`warnIfNoRelayGroup`): a refused start stays one line.
-        let relayGroupID = SystemAccounts().groupID(named: c.relay.group)
-        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar, relayGroupID: relayGroupID)
+        let accounts = SystemAccounts()
+        return RuntimeSettings(configuration: c, location: location, species: species, calendar: calendar,
+                               relayGroupID: accounts.groupID(named: c.relay.group), staffGroupID: accounts.groupID(named: c.staffGroup),
+                               boxName: c.boxName ?? hostName())
+    }
+
+    /// The host's name (`gethostname`), what a box is called unless `box.name` says otherwise;
+    /// never /etc/machine-id, which systemd says must not be shown.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "petspotd" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "petspotd" : name
     }
 
     private static func loadSpecies(_ file: String) throws(ConfigurationError) -> SpeciesCatalog {

@@ -39,7 +39,7 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The reports database, SQLite (database.path).", valueName: "path"))
     var database: String?
 
-    @Option(name: .customLong("location-providers"), help: ArgumentHelp("Comma-separated providers in order: gpsd, simulated (location.providers).", valueName: "list"))
+    @Option(name: .customLong("location-providers"), help: ArgumentHelp("Comma-separated providers in order: gpsd, simulated, static (location.providers).", valueName: "list"))
     var locationProviders: String?
 
     @Option(name: .customLong("gpsd"), help: ArgumentHelp("Where gpsd listens (location.gpsd.host, location.gpsd.port).", valueName: "host:port"))
@@ -50,6 +50,15 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("simulated-position"), help: ArgumentHelp("The simulated provider's position (location.simulated.position).", valueName: "lat,lon"))
     var simulatedPosition: String?
+
+    @Option(name: .customLong("static-position"), help: ArgumentHelp("A box that never moves: its surveyed position (location.static.position).", valueName: "lat,lon"))
+    var staticPosition: String?
+
+    @Option(name: .customLong("box-name"), help: ArgumentHelp("The box's name on its reports; default the host name (box.name).", valueName: "name"))
+    var boxName: String?
+
+    @Option(name: .customLong("staff-group"), help: ArgumentHelp("The Unix group that sees the animal list whole (board.staffGroup).", valueName: "name"))
+    var staffGroup: String?
 
     @Option(name: .customLong("flow-idle-timeout"), help: ArgumentHelp("Idle flows expire after this many seconds (limits.flowIdleTimeoutSeconds).", valueName: "seconds"))
     var flowIdleTimeout: String?
@@ -171,6 +180,14 @@ struct PetSpotDaemonCommand: AsyncParsableCommand {
             if let problem = SettingParsers.positionProblem(latitude: parts[0], longitude: parts[1]) { throw flag("simulated-position", problem) }
             c.simulatedPosition = .init(latitude: parts[0].trimming(.whitespaces), longitude: parts[1].trimming(.whitespaces))
         }
+        if let staticPosition {
+            let parts = staticPosition.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { throw flag("static-position", "\"\(staticPosition)\" is not LAT,LON, e.g. 52.22968,21.01223") }
+            if let problem = SettingParsers.positionProblem(latitude: parts[0], longitude: parts[1]) { throw flag("static-position", problem) }
+            c.staticPosition = .init(latitude: parts[0].trimming(.whitespaces), longitude: parts[1].trimming(.whitespaces))
+        }
+        if let boxName { try c.apply(["box": ["name": .string(boxName)]], file: "--box-name") }
+        if let staffGroup { try c.apply(["board": ["staffGroup": .string(staffGroup)]], file: "--staff-group") }
         if let timeZone {
             guard LocalCalendar.isKnownZone(timeZone) else { throw flag("time-zone", "unknown time zone \"\(timeZone)\"") }
             c.timeZone = timeZone

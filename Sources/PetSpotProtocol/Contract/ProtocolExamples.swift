@@ -24,8 +24,10 @@ enum ProtocolExamples {
     // What the person sends.
     static let chipNumberTyped = "616 0912 3456 7890"
     /// A PNG signature and eight bytes: what the daemon takes for a PNG, and small.
-    static let photoBase64 = "iVBORw0KGgoAAAAAAAAAAA=="
-    static let photoSHA256 = "d9c9bcbbba3f78d5acb0e0223861c44f79e918c161d4ea7b571f5cc6df50797f"
+    /// A PNG of one pixel: what the daemon takes for a PNG, and small; with no metadata, its
+    /// copy for the public is the same bytes.
+    static let photoBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    static let photoSHA256 = "6b7fa434f92a8b80aab02d9bf1a12e49ffcae424e4013a1c4f68b67e3d2bbcd0"
 
     static let latitude = JSONNumber(validatedLiteral: "52.22968")
     static let longitude = JSONNumber(validatedLiteral: "21.01223")
@@ -39,7 +41,7 @@ enum ProtocolExamples {
         static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
     }
 
-    static let photo: JSONValue = ["mediaType": "image/png", "bytes": 16, "sha256": .string(photoSHA256)]
+    static let photo: JSONValue = ["mediaType": "image/png", "bytes": 70, "sha256": .string(photoSHA256)]
 
     /// Every field of the flow as stored, each from the stage that fills it.
     private static let stored: [(name: String, value: JSONValue, from: Stage)] = [
@@ -161,6 +163,30 @@ enum ProtocolExamples {
 
     static let completed = FlowView(id: flowID, state: .completed(reportID: reportID))
     static let cancelled = FlowView(id: cancelledFlowID, state: .cancelled)
+
+    // MARK: The animal list: the report as a finder at the box sees it
+
+    /// The box the examples' report was filed at (`box.name`).
+    static let box = "kiosk-7"
+    /// Where a finder searches from: a few dozen metres from where the dog was last seen.
+    static let searchedFrom = AnimalPosition(latitude: JSONNumber(validatedLiteral: "52.2297"), longitude: JSONNumber(validatedLiteral: "21.0122"))
+
+    enum AnimalView { case publicView, staffView }
+
+    /// The examples' report on the animal list: for the public masked, to 3 decimals, without
+    /// its chip; for staff whole.
+    static func animal(_ view: AnimalView) -> Animal {
+        let staff = view == .staffView
+        return Animal(
+            id: reportID, box: box, status: .missing, chipNumber: staff ? "616091234567890" : nil, species: "dog", race: "Beagle", gender: "male",
+            age: 4, disappearanceDate: "2026-11-25",
+            lastSeen: staff ? .init(latitude: latitude, longitude: longitude)
+                : .init(latitude: JSONNumber(validatedLiteral: "52.230"), longitude: JSONNumber(validatedLiteral: "21.012")),
+            distanceKm: JSONNumber(validatedLiteral: staff ? "0.006" : "0.036"), description: "Brown collar, white paws",
+            photo: .init(mediaType: "image/png", bytes: 70, sha256: photoSHA256),
+            contact: staff ? .init(phone: "+48601234567", email: "owner@example.org") : .init(phone: "+••••••••567", email: "o•••@example.org"),
+            submittedAt: submittedAt, updatedAt: submittedAt, version: 1)
+    }
 
     // MARK: The report's life: amended (2), renewed (3), found (4), erased (5)
 

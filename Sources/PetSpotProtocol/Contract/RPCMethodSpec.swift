@@ -28,8 +28,8 @@ public enum MethodVisibility: Sendable, Equatable {
 
 /// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`; 3: the
 /// watches and their notifications; 4: a report's life (status, version, close, renew, amend,
-/// erase, retention).
-public let petspotProtocolVersion = 4
+/// erase, retention); 5: the animal list (`animals.*`).
+public let petspotProtocolVersion = 5
 
 /// A method's params: read from a request by the daemon, written by a client.
 public protocol RPCParamsCoding: Sendable {
@@ -85,8 +85,9 @@ public enum ProtocolMethods {
         FlowRequestLocation.self, FlowDismissAlert.self, FlowSubmit.self,
         LocationCurrent.self, LocationStatus.self,
         ReportsList.self, ReportsGet.self, ReportsClose.self, ReportsRenew.self, ReportsAmend.self, ReportsErase.self,
+        AnimalsList.self, AnimalsGet.self, AnimalsPhoto.self, AnimalsLookup.self,
         RelayClaim.self, RelayAck.self, RelayStatus.self,
-        LocationWatch.self, FlowWatch.self, ReportsWatch.self, RelayWatch.self, Unwatch.self,
+        LocationWatch.self, FlowWatch.self, ReportsWatch.self, AnimalsWatch.self, RelayWatch.self, Unwatch.self,
     ]
 
     /// The methods a caller may use: all of them for a member of the relay group.

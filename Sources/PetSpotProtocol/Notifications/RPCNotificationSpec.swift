@@ -8,6 +8,7 @@ public enum RPCNotification: String, Sendable, CaseIterable {
     case reportsChanged = "reports.changed"
     case relayPending = "relay.pending"
     case watchEnded = "watch.ended"
+    case animalsChanged = "animals.changed"
 }
 
 /// One notification as a type, as `RPCMethodSpec` is for a method: its name, its params with
@@ -37,7 +38,7 @@ extension RPCNotificationSpec {
 /// The notifications as types, in the order of `RPCNotification`: what the contract's
 /// `x-notifications` folds over.
 public enum ProtocolNotifications {
-    public static let all: [any RPCNotificationSpec.Type] = [LocationChanged.self, FlowChanged.self, ReportsChanged.self, RelayPending.self, WatchEnded.self]
+    public static let all: [any RPCNotificationSpec.Type] = [LocationChanged.self, FlowChanged.self, ReportsChanged.self, RelayPending.self, WatchEnded.self, AnimalsChanged.self]
 }
 
 /// A notification as the OpenRPC document lists it under `x-notifications`: a method object

@@ -169,3 +169,43 @@ public enum WatchEnded: RPCNotificationSpec {
         example: ["subscription": "w1", "reason": "permissionRevoked",
                   "message": "This connection's user is no longer in relay.group: the watch has ended."])
 }
+
+/// `animals.changed`: an animal of the watched list came (`added`), changed (`updated`) or left
+/// it (`removed`: found, withdrawn, expired, erased, or moved out of the radius).
+public enum AnimalsChanged: RPCNotificationSpec {
+    public static let notification = RPCNotification.animalsChanged
+
+    public enum Change: String, Sendable, CaseIterable {
+        case added, updated, removed
+    }
+
+    public struct Params: RPCNotificationParams, Equatable {
+        public let subscription: String
+        public let change: Change
+        /// As the watcher may see it; with `removed`, as it was last shown.
+        public let animal: Animal
+
+        public init(subscription: String, change: Change, animal: Animal) {
+            self.subscription = subscription
+            self.change = change
+            self.animal = animal
+        }
+
+        public var json: JSONObject {
+            ["subscription": .string(subscription), "change": .string(change.rawValue), "animal": animal.json]
+        }
+
+        public init(json: JSONValue) throws(FlowViewError) {
+            let wire = try WireObject(json, at: "params")
+            self.init(subscription: try wire.string("subscription"), change: try wire.choice("change", as: Change.self),
+                      animal: try Animal(try wire.object("animal")))
+        }
+    }
+
+    public static let contract = NotificationContract(
+        notification, "An animal of the watched list was added, changed or removed (found, withdrawn, expired, erased, out of the radius)",
+        watch: AnimalsWatch.self,
+        params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
+                 .init("animal", .ref("Animal"), required: true, "As the watcher may see it")],
+        example: Params(subscription: ProtocolExamples.subscription, change: .added, animal: ProtocolExamples.animal(.publicView)).json)
+}
