@@ -38,6 +38,10 @@ final class ClientMemoryBudget: Sendable {
         /// Room counted against `limits.total`: each user's up to its share.
         var used = 0
         var perUser: [UInt32: Int] = [:]
+        /// Everything held for all users, answers forced past a share too, and the most held
+        /// since `fellFromPeak` last answered true.
+        var heldByAll = 0
+        var peak = 0
 
         /// What a user holding `held` counts against the total: answers forced past its share
         /// stay its own, and never take the room of other users.
@@ -46,6 +50,8 @@ final class ClientMemoryBudget: Sendable {
         mutating func set(_ uid: UInt32, from held: Int, to now: Int) {
             used += counted(now) - counted(held)
             perUser[uid] = now > 0 ? now : nil
+            heldByAll += now - held
+            peak = max(peak, heldByAll)
         }
     }
 
@@ -87,6 +93,16 @@ final class ClientMemoryBudget: Sendable {
         state.withLockedValue { state in
             let held = state.perUser[uid, default: 0]
             state.set(uid, from: held, to: max(0, held - bytes))
+        }
+    }
+
+    /// Whether what clients hold has fallen to half a peak of at least `minimum` bytes since
+    /// this last answered true: then malloc keeps much freed memory it may give back.
+    func fellFromPeak(minimum: Int) -> Bool {
+        state.withLockedValue { state in
+            guard state.peak >= minimum, state.heldByAll <= state.peak / 2 else { return false }
+            state.peak = state.heldByAll
+            return true
         }
     }
 

@@ -212,6 +212,7 @@ public final class Daemon: Sendable {
             .init(service: location, serviceName: "location"),
             .init(service: locationNotifier, serviceName: "location watches"),
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
+            .init(service: FreedMemoryService(budget: buffers, clock: services.clock, logger: logger), serviceName: "freed memory"),
             .init(service: server, serviceName: "server"),
             .init(service: DatabaseDamageService(store: services.store, logger: logger),
                   successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "database check"),

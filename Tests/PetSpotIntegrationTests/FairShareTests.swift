@@ -177,4 +177,16 @@ struct FairShareTests {
         #expect(answer["id"] == .int(7))
         #expect(answer[path: "error", "data", "limit"] == nil, "\(answer)")
     }
+
+    @Test("once clients have let go of much memory, the daemon gives malloc's free memory back to the system")
+    func freedMemoryReturned() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        // A line of 12 MiB, held while it arrives and is answered.
+        let answer = try #require(try Self.long(conn, id: 1, 12 * 1024 * Self.kibibyte))
+        #expect(answer["id"] == .int(1))
+        try waitUntil("the freed memory to be returned") {
+            !logLines(daemon.log, containing: "freed memory returned to the system").isEmpty
+        }
+    }
 }

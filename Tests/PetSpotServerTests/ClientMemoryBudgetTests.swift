@@ -126,4 +126,21 @@ struct ClientMemoryBudgetTests {
         #expect(!two.overShare, "the other connection gave its room back")
         #expect(budget.used(by: 5) == 0)
     }
+
+    @Test("what clients hold falling to half a peak of at least the minimum is told once, until the next such peak")
+    func fellFromPeak() {
+        let budget = ClientMemoryBudget(limits: .init(total: 64 * Self.mebibyte, perUser: 64 * Self.mebibyte))
+        let account = ClientMemoryAccount(budget: budget, uid: 3)
+        #expect(account.unfinishedLine(8 * Self.mebibyte) == nil)
+        account.unfinishedDropped()
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "the peak was under the minimum")
+        #expect(account.unfinishedLine(8 * Self.mebibyte + Self.step) == nil)
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "held still")
+        account.unfinishedDropped()
+        #expect(budget.fellFromPeak(minimum: 8 * Self.mebibyte))
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "told once")
+        #expect(account.unfinishedLine(4 * Self.mebibyte + Self.step) == nil)
+        account.unfinishedDropped()
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "the peak since was under the minimum")
+    }
 }
