@@ -85,7 +85,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         let logger = Self.connectionLogger(logger, peer: peer)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: eventLoop)
         let subscriber = Subscriber(peer: peer) { eventLoop.execute { target.value?.notificationsWaiting() } }
-        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits, subscriber: subscriber),
+        self.init(answering: RouterAnswering(router: router, peer: peer, logger: logger, limits: limits, subscriber: subscriber,
+                                             batchRoom: account?.batches),
                   peer: peer, limits: limits, logger: logger, socketCookie: socketCookie, account: account,
                   watches: (subscriber, router.services.subscriptions, target))
     }

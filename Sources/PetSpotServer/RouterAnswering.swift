@@ -16,6 +16,8 @@ struct RouterAnswering: LineAnswering {
     let logger: Logger
     let limits: DaemonConfiguration.Limits
     let subscriber: Subscriber?
+    /// Where a batch's answers count as they are made (the connection's `ClientMemoryAccount`).
+    var batchRoom: BatchRoom? = nil
 
     func answer(_ frame: LineFrame, draining: Bool, on eventLoop: any EventLoop) -> LineAnswer {
         switch frame {
@@ -29,7 +31,8 @@ struct RouterAnswering: LineAnswering {
             router.faults.limitHit(refusal.setting, kind: "limitExceeded", connection: logger, error.message)
             return .now(AnswerLine.failure(error))
         case .line(let line):
-            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining, subscriber: subscriber)
+            let request = RequestContext(router: router, peer: peer, logger: logger, limits: limits, draining: draining, subscriber: subscriber,
+                                         batchRoom: batchRoom)
             if line.readableBytes >= Self.offloadLineBytes {
                 // The line is a slice of the decoder's buffer, handed over as it is, not copied
                 // (12 MiB for a photo): a line that ends its read leaves the buffer to the slice

@@ -189,4 +189,28 @@ struct FairShareTests {
             !logLines(daemon.log, containing: "freed memory returned to the system").isEmpty
         }
     }
+
+    @Test("a batch's answers count in the user's share as they are made: past it, the rest of the batch is refused unrun, naming the limit")
+    func batchStopsAtShare() throws {
+        let share = 1024 * Self.kibibyte
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=\(share)"]).start()
+        let conn = try daemon.connect()
+        // 100 answers of 29 KiB each: 2.9 MiB, made whole before any of it is written.
+        let batch = "[" + (1...100).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"rpc.discover"}"# }.joined(separator: ",") + "]\n"
+        try conn.send(Array(batch.utf8))
+        let answers = try #require(try conn.readValue()?.arrayValue)
+        #expect(answers.map { $0["id"] } == (1...100).map { JSONValue.int($0) })
+        let run = answers.prefix { $0[path: "result", "openrpc"] != nil }
+        #expect(run.count > 1 && run.count < 100, "\(run.count) of 100 run")
+        // About the share and the connection's first 64 KiB of 29 KiB answers; none past them.
+        #expect(run.count * 29 * Self.kibibyte <= share + 4 * 64 * Self.kibibyte, "\(run.count) run")
+        for refused in answers.dropFirst(run.count) {
+            #expect(refused.errorKind == "limitExceeded", "\(refused)")
+            #expect(refused[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser")
+            #expect(refused[path: "error", "data", "max"] == .int(share))
+        }
+        #expect(!logLines(daemon.log, containing: "a batch stopped running its requests").isEmpty)
+        // Read, the answers give their room back.
+        try Self.waitForRoom(conn, id: 200, "the answers' room to come back once read")
+    }
 }

@@ -170,6 +170,29 @@ struct ConnectionHandlerTests {
         #expect(try written() == [])
     }
 
+    /// A handler on a channel with a budget and watches, as the daemon sets one up; `before`
+    /// sits between it and the socket.
+    func watchingChannel(budget: ClientMemoryBudget, before: [any ChannelHandler] = [])
+        throws -> (channel: EmbeddedChannel, loop: EmbeddedEventLoop, account: ClientMemoryAccount, subscriber: Subscriber)
+    {
+        let loop = EmbeddedEventLoop()
+        let peer = Peer(pid: 1, uid: 1000, gid: 1000)
+        let account = ClientMemoryAccount(budget: budget, uid: peer.uid)
+        let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
+        let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
+        let handler = ConnectionHandler(answering: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"),
+                                        account: account, watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target))
+        let channel = EmbeddedChannel(handlers: before + [handler], loop: loop)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, loop, account, subscriber)
+    }
+
+    func read(_ channel: EmbeddedChannel) throws -> [String] {
+        var sent = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
+        return sent.split(separator: "\n").map(String.init)
+    }
+
     @Test("notifications waiting behind an answer in hand count against the budget until they are written")
     func waitingNotificationsCount() throws {
         let loop = EmbeddedEventLoop()
@@ -197,5 +220,30 @@ struct ConnectionHandlerTests {
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
         #expect(sent.split(separator: "\n").count == 2, "\(sent)")
         _ = try channel.finish()
+    }
+
+    @Test("a batch counted in its user's share while it is made is counted once it is written, and its room comes back when sent")
+    func batchRoomHandedOver() throws {
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let (channel, loop, account, _) = try watchingChannel(budget: budget)
+        send(channel, "slow batch")
+        // The answering makes the batch off the event loop, counting it as it goes.
+        let size = 1 << 20
+        account.batches.made(size)
+        #expect(budget.used(by: 1000) == ClientMemoryAccount.charge(size))
+        try answers.release("slow batch")
+        loop.run()
+        #expect(account.batches.made == 0)
+        #expect(budget.used(by: 1000) == 0, "written and sent: nothing of it is held")
+        #expect(try read(channel) == [#""slow batch""#])
+        _ = try channel.finish()
+    }
+
+    /// Lines that arrive in one read on `channel`.
+    func send(_ channel: EmbeddedChannel, _ lines: String...) {
+        for line in lines {
+            channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: line))))
+        }
+        channel.pipeline.syncOperations.fireChannelReadComplete()
     }
 }

@@ -42,14 +42,16 @@ final class InProcessDaemon: Sendable {
         router = RequestRouter(services: services, faults: FaultLog(logger: Logger(label: "test"), interval: .seconds(60), clock: clock))
     }
 
-    private func context(_ peer: Peer?) -> RequestContext {
-        RequestContext(router: router, peer: peer ?? self.peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false)
+    private func context(_ peer: Peer?, batchRoom: BatchRoom? = nil) -> RequestContext {
+        RequestContext(router: router, peer: peer ?? self.peer, logger: Logger(label: "test"), limits: DaemonConfiguration.Limits(), draining: false,
+                       batchRoom: batchRoom)
     }
 
     /// The answer line for `line` (without its newline), which must be ready at once: it only
-    /// touches memory, so the daemon writes it on the event loop.
-    func answer(_ line: String, as peer: Peer? = nil) throws -> String {
-        guard case .now(let bytes) = context(peer).respond(line: ByteBuffer(string: line)) else {
+    /// touches memory, so the daemon writes it on the event loop. `batchRoom`: where a batch's
+    /// answers count as they are made.
+    func answer(_ line: String, as peer: Peer? = nil, batchRoom: BatchRoom? = nil) throws -> String {
+        guard case .now(let bytes) = context(peer, batchRoom: batchRoom).respond(line: ByteBuffer(string: line)) else {
             Issue.record("\(line) did not answer at once")
             return ""
         }
