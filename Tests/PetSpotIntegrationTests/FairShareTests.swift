@@ -213,4 +213,31 @@ struct FairShareTests {
         // Read, the answers give their room back.
         try Self.waitForRoom(conn, id: 200, "the answers' room to come back once read")
     }
+
+    @Test("report notifications count in the user's share: past it, a watch's reports become one overflow; with room again, reports come as before")
+    func reportsWithinShare() throws {
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
+                                                   "--log-level", "debug"]).start()
+        let watcher = try daemon.connect()
+        let subscription = try #require(try watcher.result("reports.watch")["subscription"]?.stringValue)
+        // Another connection of the user leaves 3.5 MiB of answers unread: the user is past its share.
+        let silent = try daemon.connect()
+        try Self.askUnread(silent, count: 120)
+        try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
+
+        let filer = try daemon.connect()
+        _ = try fileReport(filer)
+        let overflow = try #require(try watcher.nextNotification(timeout: .seconds(20)))
+        #expect(overflow.method == "reports.changed")
+        #expect(overflow.params["subscription"] == .string(subscription))
+        #expect(overflow.params["change"] == "overflow", "\(overflow.params)")
+
+        // The silent connection reads its answers: the next report comes whole.
+        for _ in 0..<120 { #expect(try silent.readValue()?[path: "result", "openrpc"] != nil) }
+        try Self.waitForRoom(filer, id: 3, "the room to come back once they are read")
+        let (_, submit) = try fileReport(filer)
+        let filed = try #require(try watcher.nextNotification(timeout: .seconds(20)))
+        #expect(filed.params["change"] == "filed", "\(filed.params)")
+        #expect(filed.params["report"]?["id"] == submit[path: "report", "id"])
+    }
 }

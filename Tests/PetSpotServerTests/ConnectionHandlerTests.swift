@@ -179,7 +179,7 @@ struct ConnectionHandlerTests {
         let peer = Peer(pid: 1, uid: 1000, gid: 1000)
         let account = ClientMemoryAccount(budget: budget, uid: peer.uid)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
-        let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
+        let subscriber = Subscriber(peer: peer, budget: budget) { loop.execute { target.value?.notificationsWaiting() } }
         let handler = ConnectionHandler(answering: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"),
                                         account: account, watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target))
         let channel = EmbeddedChannel(handlers: before + [handler], loop: loop)
@@ -193,17 +193,10 @@ struct ConnectionHandlerTests {
         return sent.split(separator: "\n").map(String.init)
     }
 
-    @Test("notifications waiting behind an answer in hand count against the budget until they are written")
+    @Test("notifications waiting behind an answer in hand count against the user's share until they are written")
     func waitingNotificationsCount() throws {
-        let loop = EmbeddedEventLoop()
-        let peer = Peer(pid: 1, uid: 1000, gid: 1000)
-        let account = ClientMemoryAccount(budget: ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30)), uid: peer.uid)
-        let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
-        let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
-        let channel = EmbeddedChannel(handler: ConnectionHandler(
-            answering: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"), account: account,
-            watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target)), loop: loop)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let (channel, loop, account, subscriber) = try watchingChannel(budget: budget)
         channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: "slow 1"))))
         channel.pipeline.syncOperations.fireChannelReadComplete()
 
@@ -211,14 +204,45 @@ struct ConnectionHandlerTests {
         let line = Array(#"{"method":"location.changed"}"#.utf8)
         subscriber.post(id, line, maxQueuedBytes: 1 << 20) { [] }
         loop.run()
-        #expect(account.output == line.count, "waiting in the subscriber while the answer is in hand")
+        #expect(budget.used(by: 1000) == line.count, "waiting in the subscriber while the answer is in hand")
 
         try answers.release("slow 1")
         loop.run()
-        #expect(account.output == 0, "written once the answer is")
-        var sent = ""
-        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
-        #expect(sent.split(separator: "\n").count == 2, "\(sent)")
+        #expect(budget.used(by: 1000) == 0 && account.output == 0, "written once the answer is")
+        #expect(try read(channel).count == 2)
+        _ = try channel.finish()
+    }
+
+    /// Passes writes on but holds flushes back while `holding`: a socket that takes nothing.
+    final class HeldFlushes: ChannelOutboundHandler {
+        typealias OutboundIn = ByteBuffer
+        var holding = true
+
+        func flush(context: ChannelHandlerContext) {
+            if !holding { context.flush() }
+        }
+    }
+
+    @Test("notifications wait in the subscriber, counted, while the socket has not taken what was written before; then they go out together")
+    func notificationsWaitBehindUnsentOutput() throws {
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let socket = HeldFlushes()
+        let (channel, loop, _, subscriber) = try watchingChannel(budget: budget, before: [socket])
+        let id = try #require(subscriber.add(.reports(1000), max: 16))
+        send(channel, "fast 1")
+        for n in 1...3 { subscriber.post(id, Array(#"{"n":\#(n)}"#.utf8), maxQueuedBytes: 1 << 20) { [] } }
+        loop.run()
+        #expect(subscriber.queuedBytes == 21, "not written behind the unsent answer")
+        #expect(budget.used(by: 1000) == 21)
+
+        // The client reads: the answer leaves, and the next count finds the channel empty.
+        socket.holding = false
+        channel.flush()
+        #expect(try read(channel) == [#""fast 1""#])
+        loop.advanceTime(by: ConnectionHandler.outputRecountInterval)
+        #expect(subscriber.queuedBytes == 0)
+        var lines = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(lines.readString(length: lines.readableBytes) == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n", "in one buffer")
         _ = try channel.finish()
     }
 
