@@ -202,8 +202,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     func notificationsWaiting() {
         guard let context else { return }
         writeNotifications(context: context)
-        // Those that must wait (an answer in hand, a client not reading) count in the subscriber,
-        // and may have taken the user past its share: asked again.
+        // Those that must wait (an answer in hand, output not yet sent) count in the subscriber
+        // and may have taken the user past its share, which this connection then follows.
         if !flushIfNeeded(context: context) { countOutput(context: context) }
     }
 

@@ -23,7 +23,7 @@ public func pinMallocMmapThreshold(bytes: Int32) {
 /// Answers whether any memory went back.
 @discardableResult
 public func trimMallocFreeMemory() -> Bool {
-    typealias MallocTrim = @convention(c) (Int) -> Int32
+    typealias MallocTrim = @convention(c) (UInt) -> Int32
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return false }
     return unsafeBitCast(symbol, to: MallocTrim.self)(0) == 1
 }
