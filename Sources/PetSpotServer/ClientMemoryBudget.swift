@@ -27,10 +27,17 @@ final class ClientMemoryBudget: Sendable {
         let setting: String
         let limit: Int
 
-        /// What the client is told.
+        /// What the client is told of a line refused.
         var message: String {
-            "the daemon already holds \(limit) bytes of lines and answers for \(setting == Self.perUserSetting ? "this user" : "all clients"); the line was skipped up to its newline, send it again once earlier requests are answered"
+            "the daemon already holds \(limit) bytes of lines and answers for \(whose); the line was skipped up to its newline, send it again once earlier requests are answered"
         }
+
+        /// What the client is told of a request of a batch left unrun.
+        var batchMessage: String {
+            "the daemon already holds \(limit) bytes of lines and answers for \(whose); this request of the batch was not run, send it again once the answers before it are read"
+        }
+
+        private var whose: String { setting == Self.perUserSetting ? "this user" : "all clients" }
     }
 
     private struct State {
@@ -38,6 +45,10 @@ final class ClientMemoryBudget: Sendable {
         /// Room counted against `limits.total`: each user's up to its share.
         var used = 0
         var perUser: [UInt32: Int] = [:]
+        /// Everything held for all users, answers forced past a share too, and the most held
+        /// since `fellFromPeak` last answered true.
+        var heldByAll = 0
+        var peak = 0
 
         /// What a user holding `held` counts against the total: answers forced past its share
         /// stay its own, and never take the room of other users.
@@ -46,6 +57,8 @@ final class ClientMemoryBudget: Sendable {
         mutating func set(_ uid: UInt32, from held: Int, to now: Int) {
             used += counted(now) - counted(held)
             perUser[uid] = now > 0 ? now : nil
+            heldByAll += now - held
+            peak = max(peak, heldByAll)
         }
     }
 
@@ -90,6 +103,30 @@ final class ClientMemoryBudget: Sendable {
         }
     }
 
+    /// Why `uid` has no room now, or nil: it holds its share or more, or all clients hold the
+    /// daemon's budget. What makes many answers at once (a batch) asks before each one.
+    func noRoom(for uid: UInt32) -> Refusal? {
+        state.withLockedValue { state -> Refusal? in
+            if state.perUser[uid, default: 0] >= state.limits.perUser {
+                return Refusal(setting: Refusal.perUserSetting, limit: state.limits.perUser)
+            }
+            if state.used >= state.limits.total {
+                return Refusal(setting: Refusal.totalSetting, limit: state.limits.total)
+            }
+            return nil
+        }
+    }
+
+    /// Whether what clients hold has fallen to half a peak of at least `minimum` bytes since
+    /// this last answered true: then malloc keeps much freed memory it may give back.
+    func fellFromPeak(minimum: Int) -> Bool {
+        state.withLockedValue { state in
+            guard state.peak >= minimum, state.heldByAll <= state.peak / 2 else { return false }
+            state.peak = state.heldByAll
+            return true
+        }
+    }
+
     /// Whether `uid` holds more than its share (answers forced past it).
     func isOverShare(_ uid: UInt32) -> Bool {
         state.withLockedValue { $0.perUser[uid, default: 0] > $0.limits.perUser }
@@ -105,6 +142,9 @@ final class ClientMemoryBudget: Sendable {
 final class ClientMemoryAccount {
     let budget: ClientMemoryBudget
     let uid: UInt32
+    /// The answers of a batch of this connection while they are made, counted until the batch is
+    /// handed to the channel (`outputAdded`).
+    let batches: BatchRoom
     /// Bytes of the line still arriving (the decoder's buffer).
     private(set) var unfinished = 0
     /// Bytes of whole lines held: waiting or being answered.
@@ -122,6 +162,7 @@ final class ClientMemoryAccount {
     init(budget: ClientMemoryBudget, uid: UInt32) {
         self.budget = budget
         self.uid = uid
+        self.batches = BatchRoom(budget: budget, uid: uid)
     }
 
     /// The line still arriving is now `bytes` long; nil when it fits.
@@ -165,11 +206,13 @@ final class ClientMemoryAccount {
     }
 
     /// An answer of `bytes` was handed to the channel: it waits until the next count
-    /// (`outputWaiting`). Touches the budget only when it needs another step.
+    /// (`outputWaiting`). Touches the budget only when it needs another step. A batch counted
+    /// while it was made counts here from now on.
     func outputAdded(_ bytes: Int) {
         guard !closed else { return }
         output += bytes
         if forceFit() { overShare = budget.isOverShare(uid) }
+        batches.handedOver()
     }
 
     /// A line was answered.
@@ -189,6 +232,7 @@ final class ClientMemoryAccount {
     func close() {
         guard !closed else { return }
         closed = true
+        batches.close()
         budget.giveBack(taken, for: uid)
         (unfinished, held, output, taken) = (0, 0, 0, 0)
         overShare = false

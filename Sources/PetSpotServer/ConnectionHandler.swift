@@ -17,9 +17,9 @@ import PetSpotJSON
 /// answers count against the memory budget (`ClientMemoryAccount`); past its user's share, a
 /// connection with answers waiting is held back the same way.
 ///
-/// Notifications of the connection's watches wait in its `Subscriber` (coalesced, bounded)
-/// and are written only between answers and while the client reads: one caused by a request
-/// goes out after that request's answer.
+/// Notifications of the connection's watches wait in its `Subscriber` (coalesced, bounded,
+/// counted in the user's share) and are written only between answers and once the socket has
+/// taken what was written before: one caused by a request goes out after that request's answer.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrame
     typealias OutboundOut = ByteBuffer
@@ -79,6 +79,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Counting again what waits to go out, while some does: NIO says when the channel's
     /// writes pass a watermark, not when each leaves.
     private var outputRecount: Scheduled<Void>?
+    /// At the last count the channel held output the socket had not taken: notifications wait
+    /// behind it in the subscriber, where they take less memory and can become one `overflow`.
+    private var unsentOutput = false
     static let outputRecountInterval = TimeAmount.milliseconds(100)
 
     convenience init(routes: Routes, services: DaemonServices, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger,
@@ -86,8 +89,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     {
         let logger = Self.connectionLogger(logger, peer: peer)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: eventLoop)
-        let subscriber = Subscriber(peer: peer) { eventLoop.execute { target.value?.notificationsWaiting() } }
-        self.init(responder: Responder(routes: routes, services: services, peer: peer, logger: logger, subscriber: subscriber),
+        let subscriber = Subscriber(peer: peer, budget: account?.budget) { eventLoop.execute { target.value?.notificationsWaiting() } }
+        self.init(responder: Responder(routes: routes, services: services, peer: peer, logger: logger, subscriber: subscriber,
+                                       batchRoom: account?.batches),
                   peer: peer, limits: limits, logger: logger, socketCookie: socketCookie, account: account,
                   watches: (subscriber, services.subscriptions, target))
     }
@@ -204,20 +208,27 @@ final class ConnectionHandler: ChannelInboundHandler {
     func notificationsWaiting() {
         guard let context else { return }
         writeNotifications(context: context)
-        // Those that must wait (an answer in hand, a client not reading) count from now.
+        // Those that must wait (an answer in hand, output not yet sent) count in the subscriber
+        // and may have taken the user past its share, which this connection then follows.
         if !flushIfNeeded(context: context) { countOutput(context: context) }
     }
 
-    /// Writes what waits, unless an answer is in hand or the client is not reading: then they
-    /// wait on (coalesced) until it is written or the client reads again.
+    /// Writes what waits, unless an answer is in hand or the channel still holds output the
+    /// socket did not take: then they wait on (coalesced, bounded, counted) in the subscriber
+    /// until the answer is written or the client has read what was sent before, and go out
+    /// together in one buffer.
     private func writeNotifications(context: ChannelHandlerContext) {
-        guard let subscriber, !busy, !outputBlocked, !closeStarted, context.channel.isActive else { return }
-        for queued in subscriber.takeQueued() {
-            var line = context.channel.allocator.buffer(capacity: queued.line.count + 1)
-            line.writeBytes(queued.line)
-            // Already counted while they waited in the subscriber; the flush after counts them again.
-            write(line, context: context, counted: false)
+        guard let subscriber, !busy, !outputBlocked, !unsentOutput, !closeStarted, context.channel.isActive else { return }
+        let queued = subscriber.takeQueued()
+        guard !queued.isEmpty else { return }
+        var lines = context.channel.allocator.buffer(capacity: queued.reduce(0) { $0 + $1.line.count + 1 })
+        for (index, notification) in queued.enumerated() {
+            // `write` ends the last one.
+            if index > 0 { lines.writeInteger(UInt8(ascii: "\n")) }
+            lines.writeBytes(notification.line)
         }
+        // The subscriber gave back their room when they were taken: they count here now.
+        write(consume lines, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -345,7 +356,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// `answer` is taken, not borrowed: the newline then goes into the room left for it rather
     /// than into a copy.
-    private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext, counted: Bool = true) {
+    private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext) {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         let size = buffer.readableBytes
@@ -353,7 +364,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         // No promise per answer: closing learns that all are out from one empty write after them,
         // and the budget what is left unsent after each flush (`countOutput`).
         context.write(wrapOutboundOut(buffer), promise: nil)
-        if counted { account?.outputAdded(size) }
+        account?.outputAdded(size)
         wroteAny = true
         wroteSinceFlush = true
     }
@@ -370,18 +381,23 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// Counts against the budget what waits to go out: the channel's unsent bytes (a flush
-    /// writes what the socket takes at once, so most answers have left by now) and the
-    /// notifications still waiting in the subscriber. While some wait, counted again every
+    /// writes what the socket takes at once, so most answers have left by now); notifications
+    /// still waiting in the subscriber count there. While some wait, counted again every
     /// `outputRecountInterval`, so that room comes back as the client reads.
     private func countOutput(context: ChannelHandlerContext) {
-        guard let account else { return }
-        let waiting = context.channel.isActive ? bufferedBytes(context) + (subscriber?.queuedBytes ?? 0) : 0
-        account.outputWaiting(waiting)
-        followShare(context: context)
+        let waiting = context.channel.isActive ? bufferedBytes(context) : 0
+        unsentOutput = waiting > 0
+        if let account {
+            account.outputWaiting(waiting)
+            followShare(context: context)
+        }
         guard waiting > 0, outputRecount == nil else { return }
         outputRecount = context.eventLoop.assumeIsolated().scheduleTask(in: Self.outputRecountInterval) { [self] in
             outputRecount = nil
             countOutput(context: context)
+            // Notifications that waited behind what the socket had not taken go out once it has.
+            writeNotifications(context: context)
+            flushIfNeeded(context: context)
         }
     }
 

@@ -146,6 +146,7 @@ public final class Daemon: Sendable {
             .init(service: flowExpiry(every: limits), serviceName: "flow expiry"),
             .init(service: PeriodicService(interval: RetentionSweep.interval, clock: services.clock,
                                            work: RetentionSweep(services: services, logger: logger).sweep), serviceName: "retention"),
+            .init(service: FreedMemoryService(budget: buffers, clock: services.clock, logger: logger), serviceName: "freed memory"),
             .init(service: server, serviceName: "server"),
             .init(service: DatabaseDamageService(store: services.store, logger: logger),
                   successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "database check"),

@@ -33,6 +33,9 @@ struct Responder: Responding {
     let logger: Logger
     /// The connection's watches; nil where nothing can be notified.
     let subscriber: Subscriber?
+    /// Where a batch's answers count in the user's share as they are made; nil where nothing
+    /// is counted.
+    var batchRoom: BatchRoom? = nil
 
     func answer(_ frame: LineFrame, draining: Bool) -> Answer {
         switch frame {
@@ -62,6 +65,7 @@ struct Responder: Responding {
     }
 
     /// Parses the line and answers what can be answered at once; hands back the rest as work.
+    /// Once its user holds its share, a batch runs none of its remaining requests (`BatchRoom`).
     func respond(line: ByteBuffer, draining: Bool) -> Answer {
         let settings = services.requestSettings(for: peer)
         let parsed: JSONValue
@@ -82,24 +86,38 @@ struct Responder: Responding {
             return respond(to: parsed, settings, draining: draining)
         }
         if let refusal = refuseBatch(elements, settings.limits) { return .now(refusal) }
-        var answers: [ByteBuffer] = []
+        var batch = BatchAnswers(room: batchRoom)
         for (index, element) in elements.enumerated() {
-            switch respond(to: element, settings, draining: draining) {
+            switch respond(to: element, settings, draining: draining, in: &batch) {
             case .now(let answer):
-                if let answer { answers.append(answer) }
+                batch.append(answer)
             case .later(let work):
                 let rest = elements[(index + 1)...]
-                return .later { [self, answers] in
-                    var all = answers
-                    if let answer = await work() { all.append(answer) }
+                return .later { [self, batch] in
+                    var batch = batch
+                    batch.append(await work())
                     for element in rest {
-                        if let answer = await respond(to: element, settings, draining: draining).bytes { all.append(answer) }
+                        let answer = await respond(to: element, settings, draining: draining, in: &batch).bytes
+                        batch.append(answer)
                     }
-                    return Self.batch(all)
+                    return batch.finished()
                 }
             }
         }
-        return .now(Self.batch(answers))
+        return .now(batch.finished())
+    }
+
+    /// One request of a batch, run, or refused unrun once the user holds its share. A
+    /// notification still runs (it adds no answer), and a request that is not valid is told so.
+    private func respond(to element: JSONValue, _ settings: RequestSettings, draining: Bool, in batch: inout BatchAnswers) -> Answer {
+        if batch.refusal == nil, let refusal = batch.room?.noRoom() {
+            batch.refusal = refusal
+            routes.faults.log.limitHit(refusal.setting, connection: logger, "a batch stopped running its requests: \(refusal.batchMessage)")
+        }
+        if let refusal = batch.refusal, case .success(let request) = RPCRequest.validate(element), let id = request.id {
+            return .now(AnswerWriter.failure(id: id, RPCError.limitExceeded(refusal.setting, max: refusal.limit, refusal.batchMessage)))
+        }
+        return respond(to: element, settings, draining: draining)
     }
 
     /// One request of a line or a batch. Notifications run but answer nothing.
@@ -126,19 +144,6 @@ struct Responder: Responding {
         let context = RequestContext(peer: peer, settings: settings, draining: draining, subscriber: subscriber,
                                      connectionLogger: logger, method: request.method, id: request.id)
         return route.answer(request.params, request.id, context)
-    }
-
-    /// A batch's answers as one JSON array, as `JSONWriter` writes one; nil when there are none.
-    private static func batch(_ answers: [ByteBuffer]) -> ByteBuffer? {
-        guard !answers.isEmpty else { return nil }
-        var out = ByteBufferAllocator().buffer(capacity: answers.reduce(3) { $0 + $1.readableBytes + 1 })
-        out.writeInteger(UInt8(ascii: "["))
-        for (i, answer) in answers.enumerated() {
-            if i > 0 { out.writeInteger(UInt8(ascii: ",")) }
-            out.writeImmutableBuffer(answer)
-        }
-        out.writeInteger(UInt8(ascii: "]"))
-        return out
     }
 
     private func refuseBatch(_ elements: [JSONValue], _ limits: DaemonConfiguration.Limits) -> ByteBuffer? {
@@ -180,5 +185,38 @@ private final class LineHandOff: @unchecked Sendable {
     func take() -> ByteBuffer {
         defer { line = nil }
         return line ?? ByteBuffer()
+    }
+}
+
+/// A batch's answers as one JSON array, as `JSONWriter` writes one, each answer copied in as it
+/// comes (no second whole copy) and counted in the user's share at once.
+private struct BatchAnswers: Sendable {
+    let room: BatchRoom?
+    private var out: ByteBuffer?
+    /// Set once the user holds its share: the batch's remaining requests are refused.
+    var refusal: ClientMemoryBudget.Refusal?
+
+    init(room: BatchRoom?) {
+        self.room = room
+    }
+
+    mutating func append(_ answer: ByteBuffer?) {
+        guard let answer else { return }
+        if out == nil {
+            out = ByteBufferAllocator().buffer(capacity: answer.readableBytes + 3)
+            out!.writeInteger(UInt8(ascii: "["))
+        } else {
+            out!.writeInteger(UInt8(ascii: ","))
+        }
+        out!.writeImmutableBuffer(answer)
+        room?.made(answer.readableBytes + 1)
+    }
+
+    /// The array, taken (a copy would copy its bytes to add the bracket); nil when there are
+    /// no answers.
+    mutating func finished() -> ByteBuffer? {
+        guard var out = out.take() else { return nil }
+        out.writeInteger(UInt8(ascii: "]"))
+        return out
     }
 }

@@ -15,3 +15,23 @@ public func pinMallocMmapThreshold(bytes: Int32) {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
     _ = unsafeBitCast(symbol, to: MallOpt.self)(mmapThreshold, bytes)
 }
+
+/// malloc_trim(0): hands the kernel back the free pages inside every malloc arena, not only at
+/// the top of each heap as free() does. After clients let go of many small blocks (waiting
+/// notifications, answers of a few KiB), one block still in use above them keeps all of them in
+/// RSS until this runs. It walks every arena under that arena's lock: never on an event loop.
+/// Answers whether any memory went back.
+@discardableResult
+public func trimMallocFreeMemory() -> Bool {
+    typealias MallocTrim = @convention(c) (UInt) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return false }
+    return unsafeBitCast(symbol, to: MallocTrim.self)(0) == 1
+}
+
+/// The process's resident set now (/proc/self/statm), in bytes; nil where it cannot be read.
+public func residentBytes() -> Int? {
+    guard let statm = try? FileDescriptorIO.readFile("/proc/self/statm"),
+          let pages = String(decoding: statm, as: UTF8.self).split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}

@@ -184,4 +184,67 @@ struct FairShareTests {
         #expect(answer["id"] == .int(7))
         #expect(answer[path: "error", "data", "limit"] == nil, "\(answer)")
     }
+
+    @Test("once clients have let go of much memory, the daemon gives malloc's free memory back to the system")
+    func freedMemoryReturned() throws {
+        let daemon = try DaemonProcess().start()
+        let conn = try daemon.connect()
+        // A line of 12 MiB, held while it arrives and is answered.
+        let answer = try #require(try Self.long(conn, id: 1, 12 * 1024 * Self.kibibyte))
+        #expect(answer["id"] == .int(1))
+        try waitUntil("the freed memory to be returned") {
+            !logLines(daemon.log, containing: "freed memory returned to the system").isEmpty
+        }
+    }
+
+    @Test("a batch's answers count in the user's share as they are made: past it, the rest of the batch is refused unrun, naming the limit")
+    func batchStopsAtShare() throws {
+        let share = 1024 * Self.kibibyte
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=\(share)"]).start()
+        let conn = try daemon.connect()
+        // 100 answers of 29 KiB each: 2.9 MiB, made whole before any of it is written.
+        let batch = "[" + (1...100).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"rpc.discover"}"# }.joined(separator: ",") + "]\n"
+        try conn.send(Array(batch.utf8))
+        let answers = try #require(try conn.readValue()?.arrayValue)
+        #expect(answers.map { $0["id"] } == (1...100).map { JSONValue.int($0) })
+        let run = answers.prefix { $0[path: "result", "openrpc"] != nil }
+        #expect(run.count > 1 && run.count < 100, "\(run.count) of 100 run")
+        // About the share and the connection's first 64 KiB of 29 KiB answers; none past them.
+        #expect(run.count * 29 * Self.kibibyte <= share + 4 * 64 * Self.kibibyte, "\(run.count) run")
+        for refused in answers.dropFirst(run.count) {
+            #expect(refused.errorKind == "limitExceeded", "\(refused)")
+            #expect(refused[path: "error", "data", "limit"] == "limits.maxBufferedBytesPerUser")
+            #expect(refused[path: "error", "data", "max"] == .int(share))
+        }
+        #expect(!logLines(daemon.log, containing: "a batch stopped running its requests").isEmpty)
+        // Read, the answers give their room back.
+        try Self.waitForRoom(conn, id: 200, "the answers' room to come back once read")
+    }
+
+    @Test("report notifications count in the user's share: past it, a watch's reports become one overflow; with room again, reports come as before")
+    func reportsWithinShare() throws {
+        let daemon = try DaemonProcess(arguments: ["--max-line-bytes", "1048576", "--limit", "maxBufferedBytesPerUser=1048576",
+                                                   "--log-level", "debug"]).start()
+        let watcher = try daemon.connect()
+        let subscription = try #require(try watcher.result("reports.watch")["subscription"]?.stringValue)
+        // Another connection of the user leaves 3.5 MiB of answers unread: the user is past its share.
+        let silent = try daemon.connect()
+        try Self.askUnread(silent, count: 120)
+        try waitUntil("the silent connection to wait") { !logLines(daemon.log, containing: "a connection waits").isEmpty }
+
+        let filer = try daemon.connect()
+        _ = try fileReport(filer)
+        let overflow = try #require(try watcher.nextNotification(timeout: .seconds(20)))
+        #expect(overflow.method == "reports.changed")
+        #expect(overflow.params["subscription"] == .string(subscription))
+        #expect(overflow.params["change"] == "overflow", "\(overflow.params)")
+
+        // The silent connection reads its answers: the next report comes whole.
+        for _ in 0..<120 { #expect(try silent.readValue()?[path: "result", "openrpc"] != nil) }
+        try Self.waitForRoom(filer, id: 3, "the room to come back once they are read")
+        let (_, submit) = try fileReport(filer)
+        let filed = try #require(try watcher.nextNotification(timeout: .seconds(20)))
+        #expect(filed.params["change"] == "filed", "\(filed.params)")
+        #expect(filed.params["report"]?["id"] == submit[path: "report", "id"])
+    }
 }

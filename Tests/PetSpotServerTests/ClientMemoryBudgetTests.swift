@@ -1,3 +1,4 @@
+import PetSpotJSON
 import Testing
 
 @testable import PetSpotServer
@@ -125,5 +126,89 @@ struct ClientMemoryBudgetTests {
         two.outputWaiting(100)
         #expect(!two.overShare, "the other connection gave its room back")
         #expect(budget.used(by: 5) == 0)
+    }
+
+    @Test("a user at its share has no room for answers still to be made, another user has; the daemon's budget full, nobody has")
+    func noRoom() {
+        let budget = ClientMemoryBudget(limits: .init(total: 3 * Self.mebibyte, perUser: 2 * Self.mebibyte))
+        let one = ClientMemoryAccount(budget: budget, uid: 1)
+        #expect(one.unfinishedLine(2 * Self.mebibyte) == nil)
+        #expect(budget.noRoom(for: 1) == nil, "a step short of the share")
+        #expect(one.unfinishedLine(2 * Self.mebibyte + Self.step) == nil)
+        #expect(budget.noRoom(for: 1) == .init(setting: "limits.maxBufferedBytesPerUser", limit: 2 * Self.mebibyte))
+        #expect(budget.noRoom(for: 2) == nil)
+        let two = ClientMemoryAccount(budget: budget, uid: 2)
+        #expect(two.unfinishedLine(Self.mebibyte + Self.step) == nil)
+        #expect(budget.noRoom(for: 3) == .init(setting: "limits.maxBufferedBytes", limit: 3 * Self.mebibyte))
+    }
+
+    @Test("a batch's answers count in its user's share as they are made, and once only when the connection writes the batch")
+    func batchRoom() {
+        let budget = ClientMemoryBudget(limits: .init(total: 64 * Self.mebibyte, perUser: 2 * Self.mebibyte))
+        let account = ClientMemoryAccount(budget: budget, uid: 9)
+        let room = account.batches
+        room.made(Self.step)
+        #expect(budget.used(by: 9) == 0, "within the first step, as a single answer")
+        #expect(room.noRoom() == nil)
+        room.made(2 * Self.mebibyte)
+        #expect(budget.used(by: 9) == ClientMemoryAccount.charge(2 * Self.mebibyte + Self.step), "counted before anything is written")
+        #expect(room.noRoom()?.setting == "limits.maxBufferedBytesPerUser", "the share is reached: no more answers are made")
+        // Written: the connection's count takes over; nothing is counted twice.
+        account.outputAdded(2 * Self.mebibyte + Self.step)
+        #expect(room.made == 0)
+        #expect(budget.used(by: 9) == ClientMemoryAccount.charge(2 * Self.mebibyte + Self.step))
+        account.outputWaiting(0)
+        #expect(budget.used(by: 9) == 0)
+        // A batch still being made when the connection closes gives its room back, and counts no more.
+        room.made(Self.mebibyte)
+        account.close()
+        #expect(budget.used(by: 9) == 0)
+        room.made(Self.mebibyte)
+        #expect(budget.used(by: 9) == 0)
+    }
+
+    @Test("a batch runs no more of its requests once its user holds its share: they are refused unrun, naming the limit; notifications still run")
+    func batchStopsAtShare() async throws {
+        let daemon = try await InProcessDaemon()
+        let share = 4 * Self.step
+        let budget = ClientMemoryBudget(limits: .init(total: 64 * Self.mebibyte, perUser: share))
+        let account = ClientMemoryAccount(budget: budget, uid: daemon.peer.uid)
+        // 20 answers of about 29 KiB each, then a notification that starts a flow.
+        let requests = (1...20).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"rpc.discover"}"# } + [#"{"jsonrpc":"2.0","method":"flow.start"}"#]
+        let line = try daemon.answer("[" + requests.joined(separator: ",") + "]", batchRoom: account.batches)
+        let answers = try #require(try JSONParser.parse(Array(line.utf8)).arrayValue)
+        #expect(answers.map { $0["id"] } == (1...20).map { JSONValue.int($0) }, "one answer per request, in order")
+        let run = answers.prefix { $0["result"] != nil }
+        #expect(run.count > 1 && run.count < 20, "\(run.count) run")
+        for refused in answers.dropFirst(run.count) {
+            let error = refused["error"]
+            #expect(error?["data"]?["kind"] == "limitExceeded", "\(refused)")
+            #expect(error?["data"]?["limit"] == "limits.maxBufferedBytesPerUser")
+            #expect(error?["data"]?["max"] == .int(share))
+            #expect(error?["message"]?.stringValue?.contains("not run") == true)
+        }
+        // What was made stopped within one answer past the share and the first step.
+        #expect(account.batches.made <= share + 2 * Self.step + (answers.count - run.count) * 400)
+        #expect(daemon.services.registry.count == 1, "the notification ran")
+        account.close()
+        #expect(budget.used == 0)
+        try await daemon.close()
+    }
+
+    @Test("what clients hold falling to half a peak of at least the minimum is told once, until the next such peak")
+    func fellFromPeak() {
+        let budget = ClientMemoryBudget(limits: .init(total: 64 * Self.mebibyte, perUser: 64 * Self.mebibyte))
+        let account = ClientMemoryAccount(budget: budget, uid: 3)
+        #expect(account.unfinishedLine(8 * Self.mebibyte) == nil)
+        account.unfinishedDropped()
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "the peak was under the minimum")
+        #expect(account.unfinishedLine(8 * Self.mebibyte + Self.step) == nil)
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "held still")
+        account.unfinishedDropped()
+        #expect(budget.fellFromPeak(minimum: 8 * Self.mebibyte))
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "told once")
+        #expect(account.unfinishedLine(4 * Self.mebibyte + Self.step) == nil)
+        account.unfinishedDropped()
+        #expect(!budget.fellFromPeak(minimum: 8 * Self.mebibyte), "the peak since was under the minimum")
     }
 }

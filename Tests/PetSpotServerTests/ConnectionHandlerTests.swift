@@ -178,17 +178,34 @@ struct ConnectionHandlerTests {
         #expect(try written() == [])
     }
 
-    @Test("notifications waiting behind an answer in hand count against the budget until they are written")
-    func waitingNotificationsCount() throws {
+    /// A handler on a channel with a budget and watches, as the daemon sets one up; `before`
+    /// sits between it and the socket.
+    func watchingChannel(budget: ClientMemoryBudget, before: [any ChannelHandler] = [])
+        throws -> (channel: EmbeddedChannel, loop: EmbeddedEventLoop, account: ClientMemoryAccount, subscriber: Subscriber)
+    {
         let loop = EmbeddedEventLoop()
         let peer = Peer(pid: 1, uid: 1000, gid: 1000)
-        let account = ClientMemoryAccount(budget: ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30)), uid: peer.uid)
+        let account = ClientMemoryAccount(budget: budget, uid: peer.uid)
         let target = NIOLoopBoundBox.makeEmptyBox(valueType: ConnectionHandler.self, eventLoop: loop)
-        let subscriber = Subscriber(peer: peer) { loop.execute { target.value?.notificationsWaiting() } }
-        let channel = EmbeddedChannel(handler: ConnectionHandler(
-            responder: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"), account: account,
-            watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target), runLater: answers.runLater), loop: loop)
+        let subscriber = Subscriber(peer: peer, budget: budget) { loop.execute { target.value?.notificationsWaiting() } }
+        let handler = ConnectionHandler(responder: answers, peer: peer, limits: DaemonConfiguration.Limits(), logger: Logger(label: "test"),
+                                        account: account, watches: (subscriber, SubscriptionHub(maxQueuedBytes: 1 << 20), target),
+                                        runLater: answers.runLater)
+        let channel = EmbeddedChannel(handlers: before + [handler], loop: loop)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, loop, account, subscriber)
+    }
+
+    func read(_ channel: EmbeddedChannel) throws -> [String] {
+        var sent = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
+        return sent.split(separator: "\n").map(String.init)
+    }
+
+    @Test("notifications waiting behind an answer in hand count against the user's share until they are written")
+    func waitingNotificationsCount() throws {
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let (channel, loop, account, subscriber) = try watchingChannel(budget: budget)
         channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: "slow 1"))))
         channel.pipeline.syncOperations.fireChannelReadComplete()
 
@@ -196,14 +213,70 @@ struct ConnectionHandlerTests {
         let line = Array(#"{"method":"location.changed"}"#.utf8)
         subscriber.post(id, line, maxQueuedBytes: 1 << 20) { [] }
         loop.run()
-        #expect(account.output == line.count, "waiting in the subscriber while the answer is in hand")
+        #expect(budget.used(by: 1000) == line.count, "waiting in the subscriber while the answer is in hand")
 
         try answers.release("slow 1")
         loop.run()
-        #expect(account.output == 0, "written once the answer is")
-        var sent = ""
-        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: buffer) }
-        #expect(sent.split(separator: "\n").count == 2, "\(sent)")
+        #expect(budget.used(by: 1000) == 0 && account.output == 0, "written once the answer is")
+        #expect(try read(channel).count == 2)
         _ = try channel.finish()
+    }
+
+    /// Passes writes on but holds flushes back while `holding`: a socket that takes nothing.
+    final class HeldFlushes: ChannelOutboundHandler {
+        typealias OutboundIn = ByteBuffer
+        var holding = true
+
+        func flush(context: ChannelHandlerContext) {
+            if !holding { context.flush() }
+        }
+    }
+
+    @Test("notifications wait in the subscriber, counted, while the socket has not taken what was written before; then they go out together")
+    func notificationsWaitBehindUnsentOutput() throws {
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let socket = HeldFlushes()
+        let (channel, loop, _, subscriber) = try watchingChannel(budget: budget, before: [socket])
+        let id = try #require(subscriber.add(.reports(1000), max: 16))
+        send(channel, "fast 1")
+        for n in 1...3 { subscriber.post(id, Array(#"{"n":\#(n)}"#.utf8), maxQueuedBytes: 1 << 20) { [] } }
+        loop.run()
+        #expect(subscriber.queuedBytes == 21, "not written behind the unsent answer")
+        #expect(budget.used(by: 1000) == 21)
+
+        // The client reads: the answer leaves, and the next count finds the channel empty.
+        socket.holding = false
+        channel.flush()
+        #expect(try read(channel) == [#""fast 1""#])
+        loop.advanceTime(by: ConnectionHandler.outputRecountInterval)
+        #expect(subscriber.queuedBytes == 0)
+        var lines = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(lines.readString(length: lines.readableBytes) == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n", "in one buffer")
+        _ = try channel.finish()
+    }
+
+    @Test("a batch counted in its user's share while it is made is counted once it is written, and its room comes back when sent")
+    func batchRoomHandedOver() throws {
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: 1 << 30))
+        let (channel, loop, account, _) = try watchingChannel(budget: budget)
+        send(channel, "slow batch")
+        // The answering makes the batch off the event loop, counting it as it goes.
+        let size = 1 << 20
+        account.batches.made(size)
+        #expect(budget.used(by: 1000) == ClientMemoryAccount.charge(size))
+        try answers.release("slow batch")
+        loop.run()
+        #expect(account.batches.made == 0)
+        #expect(budget.used(by: 1000) == 0, "written and sent: nothing of it is held")
+        #expect(try read(channel) == [#""slow batch""#])
+        _ = try channel.finish()
+    }
+
+    /// Lines that arrive in one read on `channel`.
+    func send(_ channel: EmbeddedChannel, _ lines: String...) {
+        for line in lines {
+            channel.pipeline.syncOperations.fireChannelRead(NIOAny(LineFrame.line(channel.allocator.buffer(string: line))))
+        }
+        channel.pipeline.syncOperations.fireChannelReadComplete()
     }
 }

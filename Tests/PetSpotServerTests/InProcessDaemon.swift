@@ -45,15 +45,18 @@ final class InProcessDaemon: Sendable {
                                                                    databasePath: directory.appendingPathComponent("reports.sqlite").path))
     }
 
-    /// What a connection of `peer` answers with.
-    func responder(_ peer: Peer? = nil) -> Responder {
-        Responder(routes: routes, services: services, peer: peer ?? self.peer, logger: Logger(label: "test"), subscriber: nil)
+    /// What a connection of `peer` answers with; `batchRoom`: where a batch's answers count as
+    /// they are made.
+    func responder(_ peer: Peer? = nil, batchRoom: BatchRoom? = nil) -> Responder {
+        Responder(routes: routes, services: services, peer: peer ?? self.peer, logger: Logger(label: "test"), subscriber: nil,
+                  batchRoom: batchRoom)
     }
 
     /// The answer line for `line` (without its newline), which must be ready at once: it only
-    /// touches memory, so the daemon writes it on the event loop.
-    func answer(_ line: String, as peer: Peer? = nil) throws -> String {
-        guard case .now(let bytes) = responder(peer).respond(line: ByteBuffer(string: line), draining: false) else {
+    /// touches memory, so the daemon writes it on the event loop. `batchRoom`: where a batch's
+    /// answers count as they are made.
+    func answer(_ line: String, as peer: Peer? = nil, batchRoom: BatchRoom? = nil) throws -> String {
+        guard case .now(let bytes) = responder(peer, batchRoom: batchRoom).respond(line: ByteBuffer(string: line), draining: false) else {
             Issue.record("\(line) did not answer at once")
             return ""
         }

@@ -138,4 +138,34 @@ struct SubscriberTests {
         #expect(!hub.isWatched(.location))
         #expect(hub.watch(.location, by: subscriber, max: 16) == nil)
     }
+
+    @Test("waiting reports count in their user's share as they queue; past it, the user's watches on all its connections become one overflow each")
+    func reportsWithinShare() throws {
+        let share = 16 * 1024
+        let budget = ClientMemoryBudget(limits: .init(total: 1 << 30, perUser: share))
+        let wake: @Sendable () -> Void = {}
+        let first = Subscriber(peer: Peer(pid: 1, uid: 1000, gid: 1000), budget: budget, wake: wake)
+        let second = Subscriber(peer: Peer(pid: 2, uid: 1000, gid: 1000), budget: budget, wake: wake)
+        let other = Subscriber(peer: Peer(pid: 3, uid: 1001, gid: 1001), budget: budget, wake: wake)
+        let a = try #require(first.add(.reports(1000), max: 16))
+        let b = try #require(second.add(.reports(1000), max: 16))
+        let c = try #require(other.add(.reports(1001), max: 16))
+        // Far under maxQueuedBytes: only the share stops them.
+        let limit = 1 << 20
+        for n in 0..<1_000 {
+            first.post(a, Self.filed(n, subscription: a), maxQueuedBytes: limit) { Self.overflow(a) }
+            second.post(b, Self.filed(n, subscription: b), maxQueuedBytes: limit) { Self.overflow(b) }
+            other.post(c, Self.filed(n, subscription: c), maxQueuedBytes: limit) { Self.overflow(c) }
+        }
+        #expect(budget.used(by: 1000) == first.queuedBytes + second.queuedBytes, "counted as they queue")
+        #expect(budget.used(by: 1000) <= share + Self.overflow(a).count + Self.overflow(b).count)
+        let firstLines = first.takeQueued().map(\.line)
+        let secondLines = second.takeQueued().map(\.line)
+        #expect(firstLines.last == Self.overflow(a) && secondLines.last == Self.overflow(b), "each watch is told to list again")
+        #expect(firstLines.count + secondLines.count < 100)
+        #expect(budget.used(by: 1000) == 0, "taken, they count with the connection's output")
+        #expect(budget.used(by: 1001) == other.queuedBytes && other.queuedBytes <= share, "another user has its own share")
+        _ = other.close()
+        #expect(budget.used == 0)
+    }
 }

@@ -23,6 +23,10 @@ enum WatchTopic: Hashable, Sendable {
 /// what waits when it may write: after the answer in hand, while its client reads. What waits
 /// is bounded: one notification per coalescing watch, and reports within `maxQueuedBytes`,
 /// past which a watch's waiting reports become one `overflow`. `queuedBytes` is that count.
+/// It counts in the user's share of the memory budget as it grows, before the connection
+/// writes anything: a report that would take the user past its share (or the daemon past its
+/// budget) becomes its watch's `overflow` too, so that all the user's watches together wait
+/// within its share.
 final class Subscriber: Sendable {
     struct Queued: Sendable {
         let subscription: String
@@ -36,6 +40,8 @@ final class Subscriber: Sendable {
         var issued: UInt64 = 0
         var queue: [Queued] = []
         var queuedBytes = 0
+        /// Room taken from the budget for the queue: `queuedBytes` once counted.
+        var counted = 0
         /// Watches whose waiting reports became one `overflow`, until it is taken.
         var overflowed: Set<String> = []
         /// The newest revision each flow watch was given: an older view published late is skipped.
@@ -54,15 +60,39 @@ final class Subscriber: Sendable {
             }
             overflowed.remove(subscription)
         }
+
+        /// Takes room for `bytes` more if the share and the budget have it.
+        mutating func reserve(_ bytes: Int, in budget: ClientMemoryBudget?, for uid: UInt32) -> Bool {
+            guard let budget else { return true }
+            guard budget.take(bytes, for: uid) == nil else { return false }
+            counted += bytes
+            return true
+        }
+
+        /// Counts what the queue grew or shrank by since the last count: what grew is there,
+        /// whatever it costs.
+        mutating func count(in budget: ClientMemoryBudget?, for uid: UInt32) {
+            guard let budget, queuedBytes != counted else { return }
+            if queuedBytes > counted {
+                _ = budget.take(queuedBytes - counted, for: uid, force: true)
+            } else {
+                budget.giveBack(counted - queuedBytes, for: uid)
+            }
+            counted = queuedBytes
+        }
     }
 
     let peer: Peer
+    /// Where the waiting notifications count, against the share of `peer.uid`; nil where nothing
+    /// is counted.
+    private let budget: ClientMemoryBudget?
     private let state = NIOLockedValueBox(State())
     /// Tells the connection, on its event loop, that notifications wait.
     private let wake: @Sendable () -> Void
 
-    init(peer: Peer, wake: @escaping @Sendable () -> Void) {
+    init(peer: Peer, budget: ClientMemoryBudget? = nil, wake: @escaping @Sendable () -> Void) {
         self.peer = peer
+        self.budget = budget
         self.wake = wake
     }
 
@@ -90,6 +120,7 @@ final class Subscriber: Sendable {
         state.withLockedValue { s in
             guard let topic = s.watches.removeValue(forKey: subscription) else { return nil }
             s.drop(subscription)
+            s.count(in: budget, for: peer.uid)
             s.revisions[subscription] = nil
             s.givenKeys[subscription] = nil
             return topic
@@ -100,11 +131,13 @@ final class Subscriber: Sendable {
     /// it. `revision`: a line older than one given before is skipped. `key`: a line whose key
     /// is that of the line last given replaces a waiting one by nothing, since the client
     /// already has it (A given, B waiting, A again: the client sees no B, and no second A).
-    /// `overflow` is the line that stands for a watch's reports left out.
+    /// `overflow` is the line that stands for a watch's reports left out: past `maxQueuedBytes`
+    /// of the connection, or past the user's share.
     func post(_ subscription: String, _ line: [UInt8], last: Bool = false, revision: UInt64? = nil, key: [UInt8]? = nil,
               maxQueuedBytes: Int, overflow: () -> [UInt8])
     {
         let wakeNow = state.withLockedValue { s -> Bool in
+            defer { s.count(in: budget, for: peer.uid) }
             guard !s.closed, let topic = s.watches[subscription] else { return false }
             if let revision {
                 if let given = s.revisions[subscription], given >= revision { return false }
@@ -128,14 +161,14 @@ final class Subscriber: Sendable {
                 return false
             } else if s.overflowed.contains(subscription) {
                 return false
-            } else if !topic.coalesces, s.queuedBytes + line.count > maxQueuedBytes {
+            } else if !topic.coalesces, s.queuedBytes + line.count > maxQueuedBytes || !s.reserve(line.count, in: budget, for: peer.uid) {
                 s.drop(subscription)
                 let marker = overflow()
                 s.queue.append(Queued(subscription: subscription, line: marker))
                 s.queuedBytes += marker.count
                 s.overflowed.insert(subscription)
             } else {
-                s.queue.append(Queued(subscription: subscription, line: line, key: key))
+                s.queue.append(Queued(subscription: subscription, line: topic.coalesces ? line : Self.compact(line), key: key))
                 s.queuedBytes += line.count
             }
             guard !s.wakeSent else { return false }
@@ -143,6 +176,15 @@ final class Subscriber: Sendable {
             return true
         }
         if wakeNow { wake() }
+    }
+
+    /// `line` in as many bytes as it has: the writer's array keeps room to grow, up to as much
+    /// again, and reports may wait by the thousand.
+    private static func compact(_ line: [UInt8]) -> [UInt8] {
+        guard line.capacity - line.count > 64 else { return line }
+        return [UInt8](unsafeUninitializedCapacity: line.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: line)
+        }
     }
 
     /// `key` is what the watch's answer gave: a line with it is no news until another came.
@@ -161,6 +203,7 @@ final class Subscriber: Sendable {
             defer {
                 s.queue.removeAll()
                 s.queuedBytes = 0
+                s.count(in: budget, for: peer.uid)
                 s.overflowed.removeAll()
                 s.wakeSent = false
             }
@@ -174,6 +217,7 @@ final class Subscriber: Sendable {
             s.closed = true
             s.queue.removeAll()
             s.queuedBytes = 0
+            s.count(in: budget, for: peer.uid)
             s.revisions.removeAll()
             s.givenKeys.removeAll()
             defer { s.watches.removeAll() }
