@@ -134,6 +134,26 @@ struct LocationServiceTests {
     }
 }
 
+@Suite("Static provider")
+struct StaticProviderTests {
+    @Test("the surveyed position, always current, as of the clock's now, with the operator's accuracy and source static")
+    func surveyed() async throws {
+        let time = ManualTime(wall: Date(timeIntervalSince1970: 1_795_000_000))
+        let provider = StaticProvider(latitude: Coordinate(scaled: 5_222_968), longitude: Coordinate(scaled: 2_101_223), accuracyMetres: 3,
+                                      clock: .manual(time))
+        time.advance(by: .seconds(3_600))
+        for answer in [await provider.currentFix(timeout: .seconds(1), maxAge: .zero), provider.answerNow(maxAge: .zero)] {
+            guard case .fix(let fix) = answer else { Issue.record("\(answer)"); continue }
+            #expect(fix.source == "static" && fix.latitude.text == "52.22968" && fix.longitude.text == "21.01223")
+            #expect(fix.time == ISO8601.string(time.wallTime) && fix.accuracy?.literal == "3.0")
+        }
+        #expect(await provider.status().state == .ready)
+        let unsaid = StaticProvider(latitude: Coordinate(scaled: 0), longitude: Coordinate(scaled: 0), accuracyMetres: nil, clock: .manual(time))
+        guard case .fix(let fix) = unsaid.answerNow(maxAge: .zero) else { Issue.record("no fix"); return }
+        #expect(fix.accuracy == nil)
+    }
+}
+
 @Suite("Simulated provider")
 struct SimulatedProviderTests {
     let time = ManualTime(wall: Date(timeIntervalSince1970: 1_795_000_000))

@@ -91,7 +91,7 @@ struct DaemonConfigurationTests {
             sighup[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[4]
         }
         let restartOnly = Set(DaemonConfiguration.restartOnlyKeys)
-        #expect(restartOnly.count == 10)
+        #expect(restartOnly.count == 11)
         for key in DaemonConfiguration.knownKeys {
             #expect(sighup[key] == (restartOnly.contains(key) ? "no" : "yes"), "\(key): SIGHUP column \(sighup[key] ?? "missing")")
         }
@@ -102,9 +102,10 @@ struct DaemonConfigurationTests {
         #expect(SettingParsers.providerNames == LocationProviderFactory.all.map(\.name))
         var c = DaemonConfiguration()
         c.locationProviders = SettingParsers.providerNames
+        c.staticPosition = .init(latitude: "52.2297", longitude: "21.0122")
         let service = try RuntimeSettings.makeLocationService(c, clock: .manual(ManualTime()), logger: Logger(label: "test"))
         #expect(service.providerNames == c.locationProviders)
-        #expect(SettingParsers.providersProblem(["gpsd", "galileo"]) == "unknown location provider \"galileo\"; known: gpsd, simulated")
+        #expect(SettingParsers.providersProblem(["gpsd", "galileo"]) == "unknown location provider \"galileo\"; known: gpsd, simulated, static")
     }
 
     @Test("an empty section of the table is accepted and changes nothing; an empty object under any other key is refused")
