@@ -5,17 +5,19 @@ import Logging
 import NIOCore
 import PetSpotJSON
 
-/// Serves one client connection. Requests run one at a time in the order they came, so a
-/// pipelined `continue` never overtakes the photo update before it; the connection keeps
-/// reading ahead (bounded in count and bytes) while a slow request (location, disk, photo)
-/// runs off the event loop. Small requests that only touch memory are answered on the event
-/// loop directly, with one flush per read batch.
+/// Serves one client connection: wires the channel's events to the connection's
+/// `ConnectionStateMachine`, which decides, and does what it decides (read or not, answer,
+/// write, flush, close). Requests run one at a time in the order they came, so a pipelined
+/// `continue` never overtakes the photo update before it; the connection keeps reading ahead
+/// (bounded in count and bytes) while a slow request (location, disk, photo) runs off the event
+/// loop. Small requests that only touch memory are answered on the event loop directly, with
+/// one flush per read batch.
 ///
 /// Answers a client has not read yet (`limits.maxPendingOutputBytes`) hold the connection
 /// back: it takes no new request until they drain, however large a single answer is. Only a
-/// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed. Unsent
-/// answers count against the memory budget (`ClientMemoryAccount`); past its user's share, a
-/// connection with answers waiting is held back the same way.
+/// client that takes none of them for `limits.stalledReaderTimeoutSeconds` is closed
+/// (`StallWatch`). Unsent answers count against the memory budget (`ClientMemoryAccount`);
+/// past its user's share, a connection with answers waiting is held back the same way.
 ///
 /// Notifications of the connection's watches wait in its `Subscriber` (coalesced, bounded,
 /// counted in the user's share) and are written only between answers and once the socket has
@@ -43,45 +45,23 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let account: ClientMemoryAccount?
     private var context: ChannelHandlerContext?
 
-    /// Lines read but not yet taken in hand, and their size.
-    private var waiting = CircularBuffer<LineFrame>()
-    private var waitingBytes = 0
-    /// A request of this connection is running off the event loop.
-    private var busy = false
-    /// Too many lines wait: reading stops until half of them are answered.
-    private var queueFull = false
-    /// The client has not taken its answers: nothing new is taken in hand or read.
-    private var outputBlocked = false
-    /// Answers of this connection wait while its user holds more than its share of the memory
-    /// budget: nothing new is taken in hand or read until they have gone.
-    private var overShare = false
-    private var reading = true
-    private var closing = false
-    /// The daemon is stopping: what is in hand is answered, anything newer is refused.
-    private var draining = false
-    /// The input has ended (the client half-closed, or the daemon shut it when stopping).
-    private var inputClosed = false
-    private var inputShutdownRequested = false
+    /// Every decision about the connection.
+    private var machine: ConnectionStateMachine
+    /// The daemon's descriptors by socket cookie, to shut this one's input when draining.
     private var drainDescriptors: [UInt64: CInt] = [:]
+    /// Writes not flushed yet.
     private var wroteSinceFlush = false
     /// An answer was handed to the channel: closing waits for the answers to reach the socket,
     /// since closing fails whatever is still queued.
     private var wroteAny = false
-    private var closeStarted = false
+    /// `runWaiting` is on the stack: writability can change inside a write.
     private var runningWaiting = false
-
-    /// Watching a blocked connection for progress.
+    /// Watching a connection held back by its client for progress, while it is.
+    private var stallWatch: StallWatch?
     private var stallCheck: Scheduled<Void>?
-    /// Set when a stall watch starts; read on the event loop's clock, which its checks are scheduled on.
-    private var lastProgress = NIODeadline.uptimeNanoseconds(0)
-    private var bufferedAtCheck = 0
-    private var writtenSinceCheck = 0
     /// Counting again what waits to go out, while some does: NIO says when the channel's
     /// writes pass a watermark, not when each leaves.
     private var outputRecount: Scheduled<Void>?
-    /// At the last count the channel held output the socket had not taken: notifications wait
-    /// behind it in the subscriber, where they take less memory and can become one `overflow`.
-    private var unsentOutput = false
     static let outputRecountInterval = TimeAmount.milliseconds(100)
 
     convenience init(routes: Routes, services: DaemonServices, peer: Peer, limits: DaemonConfiguration.Limits, logger: Logger,
@@ -104,6 +84,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     {
         self.responder = responder
         self.runLater = runLater
+        self.machine = ConnectionStateMachine(maxQueuedRequests: limits.maxQueuedRequests, maxQueuedBytes: limits.maxLineBytes)
         self.account = account
         self.peer = peer
         self.limits = limits
@@ -134,15 +115,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        waiting.append(frame)
-        waitingBytes += frame.size
+        machine.read(unwrapInboundIn(data))
         runWaiting(context: context)
-        if !queueFull, waiting.count >= limits.maxQueuedRequests || waitingBytes > limits.maxLineBytes {
-            // Back-pressure: the client waits until its earlier requests are answered.
-            queueFull = true
-            updateReading(context: context)
-        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -153,12 +127,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         if let event = event as? ChannelEvent, event == .inputClosed {
             // Half-closed (`nc -N`, socat at EOF), or the input shut when stopping: answer
             // everything, then close.
-            inputClosed = true
-            closing = true
+            machine.inputEnded()
+            updateReading(context: context)
             closeIfDone(context: context)
         } else if let event = event as? DrainAndCloseEvent {
-            draining = true
-            closing = true
+            machine.drain()
             drainDescriptors = event.descriptors
             // Lines already read but not yet begun are refused from now on; keep reading so
             // that what the client already sent is read and answered too.
@@ -171,15 +144,15 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            outputBlocked = false
+            machine.writability(true)
             endStallWatchIfFree()
             updateReading(context: context)
             writeNotifications(context: context)
             runWaiting(context: context)
             // Counted after a flush; without one, what left since still has to be.
             if !flushIfNeeded(context: context) { countOutput(context: context) }
-        } else if !outputBlocked {
-            outputBlocked = true
+        } else if !machine.output.blockedByWatermark {
+            machine.writability(false)
             updateReading(context: context)
             watchForStall(context: context)
         }
@@ -218,7 +191,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// until the answer is written or the client has read what was sent before, and go out
     /// together in one buffer.
     private func writeNotifications(context: ChannelHandlerContext) {
-        guard let subscriber, !busy, !outputBlocked, !unsentOutput, !closeStarted, context.channel.isActive else { return }
+        guard let subscriber, machine.mayWriteNotifications, context.channel.isActive else { return }
         let queued = subscriber.takeQueued()
         guard !queued.isEmpty else { return }
         var lines = context.channel.allocator.buffer(capacity: queued.reduce(0) { $0 + $1.line.count + 1 })
@@ -237,9 +210,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func updateReading(context: ChannelHandlerContext) {
-        let wanted = !outputBlocked && !overShare && !queueFull && !inputClosed
-        guard wanted != reading else { return }
-        reading = wanted
+        guard let wanted = machine.readingChange() else { return }
         context.channel.setOption(ChannelOptions.autoRead, value: wanted).whenFailure { _ in }
     }
 
@@ -247,39 +218,34 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Closes the connection once its pending answers have not gone down for the timeout.
     private func watchForStall(context: ChannelHandlerContext) {
-        guard stallCheck == nil else { return }
-        lastProgress = context.eventLoop.now
-        bufferedAtCheck = bufferedBytes(context)
-        writtenSinceCheck = 0
+        guard stallWatch == nil else { return }
+        stallWatch = StallWatch(timeout: .seconds(Int64(limits.stalledReaderTimeoutSeconds)), now: context.eventLoop.now,
+                                buffered: bufferedBytes(context))
         scheduleStallCheck(context: context)
     }
 
     /// The stall watch ends once nothing holds the connection back any more.
     private func endStallWatchIfFree() {
-        guard !outputBlocked, !overShare else { return }
+        guard !machine.heldBackByClient else { return }
         stallCheck?.cancel()
         stallCheck = nil
+        stallWatch = nil
     }
 
     private func scheduleStallCheck(context: ChannelHandlerContext) {
-        let every = TimeAmount.nanoseconds(max(stallTimeout.nanoseconds / 4, 10_000_000))
-        stallCheck = context.eventLoop.assumeIsolated().scheduleTask(in: every) { [self] in
+        guard let interval = stallWatch?.interval else { return }
+        stallCheck = context.eventLoop.assumeIsolated().scheduleTask(in: interval) { [self] in
             stallCheck = nil
             checkForStall(context: context)
         }
     }
 
-    private var stallTimeout: TimeAmount { .seconds(Int64(limits.stalledReaderTimeoutSeconds)) }
-
     private func checkForStall(context: ChannelHandlerContext) {
-        guard outputBlocked || overShare, context.channel.isActive else { return }
+        guard machine.heldBackByClient, context.channel.isActive, var watch = stallWatch else { return }
         let buffered = bufferedBytes(context)
-        let now = context.eventLoop.now
-        // Answers added since the last look count: bytes went out if fewer remain than that.
-        if buffered < bufferedAtCheck + writtenSinceCheck { lastProgress = now }
-        bufferedAtCheck = buffered
-        writtenSinceCheck = 0
-        guard now - lastProgress >= stallTimeout else {
+        let stalled = watch.hasStalled(now: context.eventLoop.now, buffered: buffered)
+        stallWatch = watch
+        guard stalled else {
             scheduleStallCheck(context: context)
             return
         }
@@ -287,7 +253,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             "unsentBytes": "\(buffered)",
             "limit": "limits.stalledReaderTimeoutSeconds=\(limits.stalledReaderTimeoutSeconds)",
         ])
-        closing = true
+        machine.closeNow()
         context.close(promise: nil)
     }
 
@@ -301,23 +267,19 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func runWaiting(context: ChannelHandlerContext) {
         // A client that is gone gets nothing more done on its behalf.
         guard context.channel.isActive else {
-            waiting.removeAll()
-            waitingBytes = 0
+            machine.dropWaiting()
             return
         }
         // Writability can change inside a write; the loop below sees the new state.
         guard !runningWaiting else { return }
         runningWaiting = true
         defer { runningWaiting = false }
-        while !busy, !outputBlocked, account?.overShare != true, let frame = waiting.popFirst() {
-            waitingBytes -= frame.size
+        while let frame = machine.nextLine(overShare: account?.overShare == true) {
             take(frame, context: context)
         }
         followShare(context: context)
-        if queueFull, waiting.count <= limits.maxQueuedRequests / 2, waitingBytes <= limits.maxLineBytes / 2 {
-            queueFull = false
-            updateReading(context: context)
-        }
+        machine.settleQueue()
+        updateReading(context: context)
         closeIfDone(context: context)
     }
 
@@ -328,7 +290,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             account?.released(size)
             return
         }
-        switch responder.answer(frame, draining: draining) {
+        switch responder.answer(frame, draining: machine.lifecycle.isDraining) {
         case .now(let answer):
             account?.released(size)
             write(answer, context: context)
@@ -339,9 +301,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// The connection takes nothing else in hand until `answer` is written.
     private func wait(for answer: EventLoopFuture<ByteBuffer?>, holding size: Int, context: ChannelHandlerContext) {
-        busy = true
+        machine.waitsForAnswer()
         answer.assumeIsolated().whenComplete { [self] result in
-            busy = false
+            machine.answered()
             account?.released(size)
             // A failed answer has nothing to send; the connection goes on with the next line.
             write((try? result.get()) ?? nil, context: context)
@@ -360,7 +322,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         let size = buffer.readableBytes
-        writtenSinceCheck += size
+        stallWatch?.written(size)
         // No promise per answer: closing learns that all are out from one empty write after them,
         // and the budget what is left unsent after each flush (`countOutput`).
         context.write(wrapOutboundOut(buffer), promise: nil)
@@ -386,7 +348,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// `outputRecountInterval`, so that room comes back as the client reads.
     private func countOutput(context: ChannelHandlerContext) {
         let waiting = context.channel.isActive ? bufferedBytes(context) : 0
-        unsentOutput = waiting > 0
+        machine.unsent(waiting)
         if let account {
             account.outputWaiting(waiting)
             followShare(context: context)
@@ -406,8 +368,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// and goes on once they have gone.
     private func followShare(context: ChannelHandlerContext) {
         let over = account?.overShare ?? false
-        guard over != overShare else { return }
-        overShare = over
+        guard machine.share(over: over) else { return }
         if over {
             logger.debug("a connection waits: its user holds more than its share of lines and unsent answers",
                          metadata: ["limit": "limits.maxBufferedBytesPerUser=\(limits.maxBufferedBytesPerUser)"])
@@ -424,16 +385,14 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func closeIfDone(context: ChannelHandlerContext) {
-        guard closing, !busy, waiting.isEmpty, !closeStarted, context.channel.isActive else { return }
-        if draining, !inputClosed {
+        guard context.channel.isActive, var step = machine.closeStep() else { return }
+        if step == .shutInput {
             // Lines the client sent before this moment are read, and answered `shuttingDown`;
             // its later writes fail at once (EPIPE) instead of going unread. The end of input
             // comes back as `inputClosed`, and the connection closes then.
-            if inputShutdownRequested { return }
-            inputShutdownRequested = true
             if let cookie = socketCookie, let fd = drainDescriptors[cookie], shutdown(fd, CInt(SHUT_RD)) == 0 { return }
+            step = machine.inputShutFailed()
         }
-        closeStarted = true
         flushIfNeeded(context: context)
         guard wroteAny else {
             context.close(promise: nil)
