@@ -112,24 +112,26 @@ let package = Package(
         // The report store alone, in process: what durable submits cost without the socket and the flow.
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
 
+        // What every suite of tests waits with: a condition polled until a deadline, never a fixed sleep.
+        .target(name: "PetSpotTestSupport", path: "Tests/PetSpotTestSupport"),
         .testTarget(name: "PetSpotTextTests", dependencies: ["PetSpotText"]),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON", "PetSpotText"]),
         .testTarget(name: "PetSpotFlowTests", dependencies: ["PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
         .testTarget(name: "PetSpotBoardTests", dependencies: ["PetSpotBoard", "PetSpotFlow", "PetSpotJSON", "PetSpotViews"]),
         .testTarget(name: "PetSpotProtocolTests", dependencies: ["PetSpotProtocol", "PetSpotViews", "PetSpotJSON"]),
-        .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotSystem"]),
+        .testTarget(name: "PetSpotSystemTests", dependencies: ["PetSpotTestSupport", "PetSpotSystem"]),
         .testTarget(name: "PetSpotLocationTests", dependencies: [
             "PetSpotLocation", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem", "PetSpotText"]),
-        .testTarget(name: "PetSpotStoreTests", dependencies: [
+        .testTarget(name: "PetSpotStoreTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotStore",
             // The tests build foreign, older and newer-schema databases with a plain connection.
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
-        .testTarget(name: "PetSpotServerTests", dependencies: [
+        .testTarget(name: "PetSpotServerTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSettings", "PetSpotSystem",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,7 +141,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // Drives the built petspotd and petspot programs over a real socket.
-        .testTarget(name: "PetSpotIntegrationTests", dependencies: [
+        .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "PetSpotText", "petspotd", "petspot",
             "PetSpotRelay", "petspot-relay", "PetSpotFlow",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// The whole corpus of bad lines on one connection to one daemon: each bad line is followed by

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotProtocol
 import NIOConcurrencyHelpers
+import PetSpotTestSupport
 import Testing
 
 /// `petspot location`, `status`, shell completion and help.

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 import Testing
 
 /// `petspot` against a daemon that hangs or floods: every call ends by its deadline or at the

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 @Suite("Starting the daemon: bad settings stop it with one clear line and exit 78", .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// A damaged reports database (a copy torn by a write, a bad sector): the daemon refuses it

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotTestSupport
 import Testing
 
 /// The database file deleted, replaced or truncated under a running daemon: no submit after

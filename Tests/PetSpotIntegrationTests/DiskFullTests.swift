@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// The database on a tmpfs of 2 MiB that is filled to the last byte: a real ENOSPC from the

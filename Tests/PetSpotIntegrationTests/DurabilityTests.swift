@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import Synchronization
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 @Suite("Reports are stored for good", .serialized)

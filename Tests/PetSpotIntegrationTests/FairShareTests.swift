@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotTestSupport
 import Testing
 
 #if canImport(Glibc)

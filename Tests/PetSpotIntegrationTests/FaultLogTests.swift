@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// Faults reach the log once each, a flood of one becomes a line per interval with its count.

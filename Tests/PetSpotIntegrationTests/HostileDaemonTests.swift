@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
+import PetSpotTestSupport
 import Testing
 
 @testable import petspot

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// The gpsd provider against a gpsd that lies (`FakeGpsd`): the daemon stays up and answering,

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotTestSupport
 import Testing
 
 /// The examples of rpc.discover's document are what a real call answers. They tell one story,

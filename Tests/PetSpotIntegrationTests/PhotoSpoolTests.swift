@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// Photos of open flows wait in files beside the database, not in the daemon's memory, and

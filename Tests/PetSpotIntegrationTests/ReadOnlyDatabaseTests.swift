@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// The database's file system read-only: at start a tmpfs remounted read-only (root ignores

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// petspot-relay between real daemons and a real PostgreSQL: every acknowledged report ends up

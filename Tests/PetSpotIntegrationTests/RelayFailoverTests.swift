@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// A central PostgreSQL that fails over: a primary with a synchronous standby, the primary

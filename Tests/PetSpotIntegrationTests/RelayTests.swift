@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// The relay's side of the socket: a member of `relay.group` claims reports, acknowledges them

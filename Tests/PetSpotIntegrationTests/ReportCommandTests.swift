@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// `petspot report` driven as a person drives it: on a real terminal in tmux, and through a pipe.

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotTestSupport
 import Testing
 
 /// A report's life after submit over a real socket: its owner amends, renews, closes and

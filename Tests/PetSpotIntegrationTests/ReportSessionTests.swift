@@ -4,6 +4,7 @@ import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
+import PetSpotTestSupport
 import Testing
 
 @testable import petspot

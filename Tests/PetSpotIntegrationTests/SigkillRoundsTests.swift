@@ -3,6 +3,7 @@ import PetSpotClient
 import PetSpotJSON
 import NIOConcurrencyHelpers
 import Synchronization
+import PetSpotTestSupport
 import Testing
 
 /// SplitMix64: the same seed gives the same kill moments, so a failure can be replayed

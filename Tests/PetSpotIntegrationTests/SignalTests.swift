@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// What each signal does to a running daemon, also when it comes at a bad moment.

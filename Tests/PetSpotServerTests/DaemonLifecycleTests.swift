@@ -3,6 +3,7 @@ import Logging
 import PetSpotLocation
 @testable import PetSpotServer
 import PetSpotSettings
+import PetSpotTestSupport
 import Testing
 import UnixSignals
 
@@ -20,20 +21,6 @@ struct DaemonLifecycleTests {
             let name = (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)) ?? ""
             return name.hasPrefix(prefix)
         }.count
-    }
-
-    /// Polls until `condition` holds, for at most `seconds`.
-    static func waitUntil(_ what: String, seconds: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while await !condition() {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    struct TimedOut: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "timed out waiting for \(what)" }
     }
 
     let directory: URL
@@ -74,7 +61,7 @@ struct DaemonLifecycleTests {
             #expect(error.message.hasPrefix(key + ": "), "\(error)")
         }
         #expect(Self.threads(named: Self.gpsdThread) == 0)
-        try await Self.waitUntil("the event loops to end") { Self.threads(named: "NIO-ELT-") <= eventLoopsBefore }
+        try await waitUntil("the event loops to end") { () async in Self.threads(named: "NIO-ELT-") <= eventLoopsBefore }
     }
 
     @Test("the gpsd watch starts with run, not before; a reload's new watch and the old one both end with the stop")
@@ -84,21 +71,21 @@ struct DaemonLifecycleTests {
         let (signals, send) = AsyncStream.makeStream(of: UnixSignal.self)
         try await withThrowingTaskGroup { tasks in
             tasks.addTask { try await daemon.run(signals: signals, reload: {}) }
-            try await Self.waitUntil("the watch to start") { Self.threads(named: Self.gpsdThread) == 1 }
+            try await waitUntil("the watch to start") { () async in Self.threads(named: Self.gpsdThread) == 1 }
             // Another gpsd: the old watch is stopped, a new one started.
             var moved = configuration
             moved.gpsdPort = 2
             #expect(daemon.reload(moved).isEmpty)
             let provider = try #require(daemon.services.location.providers.first)
             // Its watch runs: it has tried gpsd and says why it failed.
-            try await Self.waitUntil("the new watch to try its gpsd") {
+            try await waitUntil("the new watch to try its gpsd") {
                 let status = await provider.status()
                 return status.detail == "127.0.0.1:2" && status.lastError != nil
             }
             send.yield(.sigterm)
             try await tasks.waitForAll()
         }
-        try await Self.waitUntil("every watch to end") { Self.threads(named: Self.gpsdThread) == 0 }
+        try await waitUntil("every watch to end") { () async in Self.threads(named: Self.gpsdThread) == 0 }
         #expect(!FileManager.default.fileExists(atPath: configuration.socketPath))
     }
 }

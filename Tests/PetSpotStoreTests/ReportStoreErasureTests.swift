@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteNIO
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotStore
 
@@ -112,20 +113,6 @@ struct ReportStoreErasureTests {
         }
     }
 
-    /// Waits, up to a deadline, until `condition` holds.
-    static func waitUntil(_ what: String, seconds: Int = 10, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-            await Task.yield()
-        }
-    }
-
-    struct TimedOut: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "timed out waiting until \(what)" }
-    }
-
     @Test("a reader holding a snapshot: the erasure returns, durable; the data stays while it reads, and goes after")
     func readerHoldingSnapshot() async throws {
         try await withTemporaryDirectory { directory in
@@ -146,7 +133,7 @@ struct ReportStoreErasureTests {
                     #expect(try await !store.retryDiskCleanup())
                     #expect(store.pendingDiskCleanup?.attempts == 2)
                 }
-                try await Self.waitUntil("the disk is clean") { try await store.retryDiskCleanup() }
+                try await waitUntil("the disk is clean") { try await store.retryDiskCleanup() }
                 #expect(store.pendingDiskCleanup == nil)
                 #expect(Self.found(marked.secrets, path: path) == [])
                 #expect(try await store.get(id: "report-100", ownerUID: 1000)?.isErased == true)

@@ -1,5 +1,6 @@
 import Glibc
 @testable import PetSpotSystem
+import PetSpotTestSupport
 import Testing
 
 @Suite("Spool files")
@@ -55,21 +56,8 @@ struct SpoolFileTests {
         #expect(try file?.read() == bytes)
         #expect(try Self.openFiles(in: directory) == 0, "reading it back left a descriptor open")
         file = nil
-        #expect(try Self.waitForNoFiles(in: directory), "the file outlived its value")
-    }
-
-    /// The unlink runs in a task: waits for it, for at most five seconds.
-    private static func waitForNoFiles(in directory: String) throws -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        deadline.tv_sec += 5
-        while try !names(in: directory).isEmpty {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            if now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec) { return false }
-            usleep(1_000)
-        }
-        return true
+        // The unlink runs in a task.
+        try waitUntil("the file to go with its value", seconds: 5) { try Self.names(in: directory).isEmpty }
     }
 
     @Test("more files than the process may have descriptors: each is written and read back")

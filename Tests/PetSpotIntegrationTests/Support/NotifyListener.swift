@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PetSpotTestSupport
 import NIOConcurrencyHelpers
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 import Testing
 
 /// A real PostgreSQL 15 in its own temporary folder, run as the unprivileged `postgres` user

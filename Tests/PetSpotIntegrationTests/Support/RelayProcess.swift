@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 import PetSpotClient
 import PetSpotFlow
 import PetSpotJSON

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 
 /// A socket where petspotd should be, served by socat, that misbehaves as a hung or hostile
 /// daemon would: it never answers, answers one byte at a time forever, or sends a line that

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 
 /// A program on a real terminal, driven as a person would: tmux runs it in a pane of a fixed
 /// size, `type` sends keys, `screen` reads what the pane shows. Each session has a tmux server
