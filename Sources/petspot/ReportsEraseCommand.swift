@@ -57,20 +57,24 @@ struct ReportsEraseCommand: ParsableCommand {
 
     /// Shows the report and asks for the start of its id, on standard error.
     private func confirmed(_ report: ReportView, names daemon: DaemonCalling) -> Bool {
-        let code = Self.confirmationCode(report.id)
-        let lines = ReportsShowCommand.lines(ReportRecord(report), species: SpeciesNames(daemon), now: Date()) + [
-            "",
-            "Erasing removes this report's personal data for good: its chip number, photo, race,",
-            "gender, age, position, description and contacts. It keeps its id, times, status,",
-            "species and the day the pet went missing. This cannot be undone.",
-        ]
-        writeToStandardError(lines.map { $0 + "\n" }.joined()
-            + VisibleText.line("Type \(code) (the start of its id) to erase it, anything else keeps it: "))
+        writeToStandardError(Self.question(report, species: SpeciesNames(daemon), now: Date()))
         guard case .line(let typed)? = try? StandardInput().next(or: nil) else {
             writeToStandardError("\n")
             return false
         }
         return Self.confirms(typed, id: report.id)
+    }
+
+    /// The report as `show` prints it, what erasing removes, and the question, which waits on its line.
+    static func question(_ report: ReportView, species: SpeciesNames, now: Date) -> String {
+        let lines = ReportsShowCommand.lines(ReportRecord(report), species: species, now: now) + [
+            "",
+            "Erasing removes this report's personal data for good: its chip number, photo, race,",
+            "gender, age, position, description and contacts. It keeps its id, times, status,",
+            "species and the day the pet went missing. This cannot be undone.",
+        ]
+        return lines.map { $0 + "\n" }.joined()
+            + VisibleText.line("Type \(confirmationCode(report.id)) (the start of its id) to erase it, anything else keeps it: ")
     }
 
     /// What a person types to confirm: the id's first 8 characters (a whole UUID is a lot to type,
