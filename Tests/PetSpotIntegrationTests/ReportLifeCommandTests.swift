@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
 import Testing
@@ -106,6 +107,41 @@ struct ReportLifeCommandTests {
         let json = try Self.petspot(["reports", "list", "--json"], daemon)
         let reports = try json.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
         #expect(reports == [try Self.stored(conn, missing), try Self.stored(conn, found)])
+    }
+
+    @Test("list --watch tells each change made elsewhere with where the report then stands and its version")
+    func watched() throws {
+        let daemon = try Self.daemon()
+        let conn = try daemon.connect()
+        let id = try Self.file(conn)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.petspot)
+        process.arguments = ["reports", "list", "--watch", "--socket", daemon.socketPath]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let collected = NIOLockedValueBox("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func lines() -> [String] { collected.withLockedValue { $0 }.split(separator: "\n").map(String.init) }
+        try waitUntil("the list") { lines().count >= 2 }
+        #expect(lines()[1].contains("missing, expires in 12 days"), "\(lines())")
+
+        _ = try conn.result("reports.close", ["reportId": .string(id), "outcome": "found"])
+        try waitUntil("the change to be told\n\(lines())") { lines().count >= 3 }
+        _ = try conn.result("reports.erase", ["reportId": .string(id)])
+        try waitUntil("the erasure to be told\n\(lines())") { lines().count >= 4 }
+        kill(process.processIdentifier, SIGINT)
+        try waitUntil("petspot to stop") { !process.isRunning }
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(process.terminationStatus == 0)
+        let told = Array(lines().dropFirst(2))
+        #expect(told[0].hasPrefix("updated    \(id)  ") && told[0].hasSuffix("  found less than a minute ago  version 2"), "\(told)")
+        #expect(told[1].hasPrefix("updated    \(id)  ") && told[1].hasSuffix("  -  found, erased  version 3"), "the chip gone too: \(told)")
     }
 
     @Test("an expired report: expired, how long ago, and no expiry; renew makes it missing again")
