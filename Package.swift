@@ -140,6 +140,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
+        // petspot's own rules, no daemon: how it words times and a report's status, its amend flags.
+        .testTarget(name: "petspotTests", dependencies: ["petspot", "PetSpotProtocol", "PetSpotJSON"]),
         // Drives the built petspotd and petspot programs over a real socket.
         .testTarget(name: "PetSpotIntegrationTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotClient", "PetSpotJSON", "PetSpotProtocol", "PetSpotViews", "PetSpotSystem", "PetSpotText", "petspotd", "petspot",

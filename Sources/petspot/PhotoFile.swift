@@ -17,6 +17,20 @@ struct PhotoFile {
     /// Characters of the base64 text: what the request line will carry.
     var encodedSize: Int { (bytes.count + 2) / 3 * 4 }
 
+    /// Room a request line takes besides the photo's base64 text: the envelope, the other values.
+    private static let requestRoom = 1024
+
+    /// Whether a request carrying the photo fits the daemon's longest line (`limits.maxLineBytes`):
+    /// base64 grows the bytes by a third.
+    func fits(maxLineBytes: Int) -> Bool {
+        encodedSize + Self.requestRoom <= maxLineBytes
+    }
+
+    /// The largest photo, in bytes, whose request fits `maxLineBytes`.
+    static func largest(maxLineBytes: Int) -> Int {
+        max(maxLineBytes - requestRoom, 0) / 4 * 3
+    }
+
     var upload: PhotoUpload {
         PhotoUpload(data: Data(bytes).base64EncodedString(), filename: filename)
     }

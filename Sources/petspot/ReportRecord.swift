@@ -1,8 +1,10 @@
+import FoundationEssentials
 import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
 
-/// A stored report (`{id, flowId, submittedAt, values, delivery}`) read for the `reports` commands.
+/// A stored report (`{id, flowId, submittedAt, status, version, updatedAt, expiresAt, erased,
+/// values, delivery}`) read for the `reports` commands.
 struct ReportRecord {
     let view: ReportView
 
@@ -27,6 +29,34 @@ struct ReportRecord {
         case .pending: "pending"
         case .delivered(let at): withTime ? "delivered \(at)" : "delivered"
         }
+    }
+
+    /// Where the report stands, in people's words, relative to `now` (the client's clock):
+    /// "missing, expires in 12 days", "expired 3 days ago", "found 2 hours ago", "withdrawn, erased".
+    ///
+    /// A closed report can change no more but by its erasure, so its `updatedAt` is when it was
+    /// closed; an expired one's is when it expired, unless it was amended since (the protocol
+    /// does not say when it expired).
+    func standing(now: Date) -> String {
+        let status = view.status.rawValue
+        if view.erased { return "\(status), erased" }
+        switch view.status {
+        case .missing:
+            guard let expiresAt = view.expiresAt else { return status }
+            guard let moment = Self.date(expiresAt) else { return "\(status), expires \(expiresAt)" }
+            // The daemon expires it within seconds; a client whose clock runs ahead sees this.
+            guard moment > now else { return "\(status), due to expire \(RelativeTime.text(moment, from: now))" }
+            return "\(status), expires \(RelativeTime.text(moment, from: now))"
+        case .expired, .found, .withdrawn:
+            guard let moment = Self.date(view.updatedAt) else { return status }
+            // A past event: a client whose clock runs behind sees it as just now.
+            return "\(status) \(RelativeTime.text(min(moment, now), from: now))"
+        }
+    }
+
+    /// A time as the protocol writes it ("2026-11-21T13:07:27Z"), or nil.
+    static func date(_ text: String) -> Date? {
+        try? Date.ISO8601FormatStyle().parse(text)
     }
 
     var chip: String? { text("chipNumber").map(ChipNumberText.formatted) }

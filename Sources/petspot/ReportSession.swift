@@ -323,9 +323,8 @@ final class ReportSession {
             notices.append(.problem(copy.photoUnreadable(typedPath.trimmingWhitespace, error.reason)))
             return
         }
-        // Base64 grows the bytes by a third, and the request line must fit the daemon's limit.
-        if let maxLineBytes, photo.encodedSize + 1024 > maxLineBytes {
-            let largest = max(maxLineBytes - 1024, 0) / 4 * 3
+        if let maxLineBytes, !photo.fits(maxLineBytes: maxLineBytes) {
+            let largest = PhotoFile.largest(maxLineBytes: maxLineBytes)
             notices.append(.problem(copy.photoTooLarge(typedPath.trimmingWhitespace, ByteSize.text(photo.bytes.count), ByteSize.text(largest))))
             return
         }

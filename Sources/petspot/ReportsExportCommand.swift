@@ -12,7 +12,8 @@ struct ReportsExportCommand: ParsableCommand {
             ndjson: one report per line, as petspotd stores it. csv: RFC 4180 with a header \
             row, CRLF line ends, and quotes around any field with a comma, a quote or a line \
             break; values are as stored (the chip as digits, coordinates with 5 decimals), the \
-            photo as its type, size and SHA-256. Neither carries a character a terminal would \
+            photo as its type, size and SHA-256, then the report's status, version, updatedAt, \
+            expiresAt (empty unless missing) and erased (true or false). Neither carries a character a terminal would \
             act on: NDJSON writes such a character as a JSON escape (the same document), CSV \
             as \\u{1B} (a tab as \\t); a line break in a description stays one.
 
@@ -29,7 +30,7 @@ struct ReportsExportCommand: ParsableCommand {
     static let csvColumns = [
         "id", "submittedAt", "flowId", "chipNumber", "species", "race", "gender", "age", "disappearanceDate",
         "latitude", "longitude", "additionalDescription", "contactPhone", "contactEmail",
-        "photoMediaType", "photoBytes", "photoSha256",
+        "photoMediaType", "photoBytes", "photoSha256", "status", "version", "updatedAt", "expiresAt", "erased",
     ]
 
     @OptionGroup var connection: SocketOption
@@ -58,6 +59,8 @@ struct ReportsExportCommand: ParsableCommand {
             + ["chipNumber", "species", "race", "gender", "age", "disappearanceDate", "latitude", "longitude",
                "additionalDescription", "contactPhone", "contactEmail"].map { report.text($0) ?? "" }
             + [photo?.mediaType ?? "", photo.map { String($0.bytes) } ?? "", photo?.sha256 ?? ""]
+            + [report.view.status.rawValue, String(report.view.version), report.view.updatedAt, report.view.expiresAt ?? "",
+               report.view.erased ? "true" : "false"]
     }
 
     private func write(_ text: String) {

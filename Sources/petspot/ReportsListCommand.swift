@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import FoundationEssentials
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
@@ -14,18 +15,23 @@ struct ReportsListCommand: ParsableCommand {
         abstract: "List your reports, newest first.",
         discussion: """
             Prints a table with each report's id, when it was submitted, the animal, how to \
-            reach you, and whether it has been delivered to the central database. With --json, one report per line exactly as petspotd stores it (the photo \
-            as its type, size and SHA-256).
+            reach you, where it stands, its version, and whether that version has been \
+            delivered to the central database. Where it stands is told in words, by this \
+            machine's clock: "missing, expires in 12 days", "expired 3 days ago", "found 2 \
+            hours ago", "withdrawn 5 months ago", "found, erased". With --json, one report per \
+            line exactly as petspotd gives it (the photo as its type, size and SHA-256; status, \
+            version, updatedAt, expiresAt and erased as they are).
 
             Examples:
               $ petspot reports list
-              ID                                    SUBMITTED             SPECIES  RACE    CHIP               CONTACT       DELIVERY
-              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog      Beagle  61609-12345-67890  +48123456789  pending
-              $ petspot reports list --json | jq -r .id
+              ID                                    SUBMITTED             SPECIES  RACE    CHIP               CONTACT       STATUS                        VERSION  DELIVERY
+              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog      Beagle  61609-12345-67890  +48123456789  missing, expires in 3 months  1        pending
+              $ petspot reports list --json | jq -r 'select(.status == "missing") | .id'
               $ petspot reports --watch
-              … the table, then a line per report filed or delivered, until Ctrl-C:
-              filed      3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890
-              delivered  3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890
+              … the table, then a line per report filed, delivered or changed, until Ctrl-C:
+              filed      3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890  missing, expires in 3 months  version 1
+              updated    3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890  found less than a minute ago  version 2
+              delivered  3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  2026-11-21T13:07:27Z  Dog  61609-12345-67890  found less than a minute ago  version 2
             """)
 
     @OptionGroup var connection: SocketOption
@@ -39,7 +45,7 @@ struct ReportsListCommand: ParsableCommand {
     @Flag(help: "Print JSON, one report per line.")
     var json = false
 
-    @Flag(help: "Then follow: a line per report filed or delivered (reports.watch), until Ctrl-C.")
+    @Flag(help: "Then follow: a line per report filed, delivered or changed (reports.watch), until Ctrl-C.")
     var watch = false
 
     func validate() throws {
@@ -72,12 +78,13 @@ struct ReportsListCommand: ParsableCommand {
             return
         }
         let species = SpeciesNames(conn)
-        var table = TextTable(headers: ["ID", "SUBMITTED", "SPECIES", "RACE", "CHIP", "CONTACT", "DELIVERY"])
+        let now = Date()
+        var table = TextTable(headers: ["ID", "SUBMITTED", "SPECIES", "RACE", "CHIP", "CONTACT", "STATUS", "VERSION", "DELIVERY"])
         for report in reports {
             table.append([
                 report.id, report.submittedAt, species.name(report.text("species")) ?? "-",
                 TextLayout.truncate(report.text("race") ?? "-", to: 24), report.chip ?? "-", report.contacts ?? "-",
-                report.delivery(withTime: false),
+                report.standing(now: now), String(report.view.version), report.delivery(withTime: false),
             ].map(VisibleText.line))
         }
         var lines = table.lines
@@ -104,7 +111,8 @@ struct ReportsListCommand: ParsableCommand {
             }
             let record = ReportRecord(report)
             let line = [changed.change.rawValue + String(repeating: " ", count: max(0, 9 - changed.change.rawValue.count)), record.id, record.submittedAt,
-                        species.name(record.text("species")) ?? "-", record.chip ?? "-"].joined(separator: "  ")
+                        species.name(record.text("species")) ?? "-", record.chip ?? "-", record.standing(now: Date()),
+                        "version \(record.view.version)"].joined(separator: "  ")
             writeToStandardOutput(VisibleText.line(line) + "\n")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
@@ -11,7 +12,9 @@ struct ReportsShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show one of your reports.",
         discussion: """
-            Everything needed to act on the report: the microchip number as printed on chip \
+            Everything needed to act on the report: where it stands (missing and when it \
+            expires, expired, found or withdrawn and how long ago, erased), its version and \
+            when it last changed, the microchip number as printed on chip \
             readers (00000-00000-00000), the animal, when it went missing, where it was last \
             seen (coordinates to paste into a map, a geo: link for phones and an OpenStreetMap \
             link), the contacts, the photo's type, size and SHA-256, and whether a relay has \
@@ -20,6 +23,8 @@ struct ReportsShowCommand: ParsableCommand {
             Examples:
               petspot reports show 3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10
               petspot reports show --json 3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10
+
+            How long ago, or how soon, is told by this machine's clock.
             """)
 
     @OptionGroup var connection: SocketOption
@@ -32,16 +37,24 @@ struct ReportsShowCommand: ParsableCommand {
 
     func run() throws {
         let conn = connection.connect()
-        let report = conn.callOrExit(ReportsGet.self, ReportsGet.Params(reportId: id)).report
+        Self.show(conn.callOrExit(ReportsGet.self, ReportsGet.Params(reportId: id)).report, names: conn, json: json)
+    }
+
+    /// Prints the report as `show` does, or as JSON: also what a change prints of the report after it.
+    static func show(_ report: ReportView, names daemon: DaemonCalling, json: Bool) {
         if json {
             print(JSONPrettyPrinter.string(report.json))
             return
         }
-        for line in Self.lines(ReportRecord(report), species: SpeciesNames(conn)) { print(line) }
+        for line in lines(ReportRecord(report), species: SpeciesNames(daemon), now: Date()) { print(line) }
     }
 
-    static func lines(_ report: ReportRecord, species: SpeciesNames) -> [String] {
-        var rows: [(String, [String])] = [
+    /// The report's lines; `now` is what its status is told relative to.
+    static func lines(_ report: ReportRecord, species: SpeciesNames, now: Date) -> [String] {
+        var rows: [(String, [String])] = [("Status", [report.standing(now: now)])]
+        if let expiresAt = report.view.expiresAt { rows.append(("Expires", [expiresAt])) }
+        rows += [
+            ("Version", ["\(report.view.version), last changed \(report.view.updatedAt)"]),
             ("Submitted", [report.submittedAt]),
             ("Delivery", [report.delivery(withTime: true)]),
             ("Microchip", [report.chip ?? "-"]),

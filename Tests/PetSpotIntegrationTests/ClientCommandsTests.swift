@@ -73,7 +73,8 @@ struct ClientCommandsTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("METHOD") == true)
-        #expect(lines.count == 1 + 20, "\(result.stdout)")
+        #expect(lines.count == 1 + 24, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("reports.close ") && $0.contains(" reportId outcome ") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("flow.update ") && $0.contains(" flowId values ") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("reports.list ") && $0.contains(" [limit] [cursor] ") }, "\(result.stdout)")
         #expect(!result.stdout.contains("relay."), "not in the relay group: no relay methods")
@@ -148,6 +149,14 @@ struct ClientCommandsTests {
         #expect(try complete(["reports", "export", "--format", ""]) == ["ndjson", "csv"])
         #expect(try complete(["report", "--locale", ""]) == ["en", "pl"])
         #expect(try complete(["reports", "show", "--socket", daemon.socketPath, ""]) == [reportID])
+        for command in ["found", "withdraw", "renew", "amend", "erase"] {
+            #expect(try complete(["reports", command, "--socket", daemon.socketPath, ""]) == [reportID], "\(command)")
+        }
+        #expect(try complete(["reports", "w"]) == ["withdraw"])
+        #expect(try complete(["reports", "amend", "--clear", ""])
+            == ["chip", "photo", "date", "species", "race", "gender", "age", "latitude", "longitude", "description", "phone", "email"])
+        #expect(try complete(["reports", "amend", "--gender", ""]) == ["female", "male"])
+        #expect(try complete(["reports", "amend", "--socket", daemon.socketPath, "--species", "ca"]) == ["cat"])
     }
 
     @Test("help a newcomer understands: abstracts, the plain mode's line protocol, examples")
@@ -165,10 +174,22 @@ struct ClientCommandsTests {
                      "line protocol", "Report submitted: ID", "printf", "--locale <locale>"] {
             #expect(words.contains(text), "\(text)")
         }
-        for command in [["reports", "list"], ["reports", "show"], ["reports", "export"], ["location"], ["status"], ["call"]] {
+        for command in [["reports", "list"], ["reports", "show"], ["reports", "export"], ["reports", "found"], ["reports", "withdraw"],
+                        ["reports", "renew"], ["reports", "amend"], ["reports", "erase"], ["location"], ["status"], ["call"]] {
             let help = try runProgram(Paths.petspot, command + ["--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Example"), "\(command)")
+            if command.count == 2, !["list", "export"].contains(command[1]) {
+                #expect(help.stdout.contains("petspot reports \(command[1]) "), "\(command): an example of its own")
+            }
+        }
+        let amend = try runProgram(Paths.petspot, ["reports", "amend", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in ["--clear <field>", "--phone <number>", "--photo <file>", "--species <id>", "names the flag and the field", "exits 1"] {
+            #expect(amend.contains(text), "\(text)")
+        }
+        let erase = try runProgram(Paths.petspot, ["reports", "erase", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in ["--yes", "first 8 characters of its id", "exits 64", "cannot be undone"] {
+            #expect(erase.contains(text), "\(text)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
@@ -70,17 +71,23 @@ struct HostileDaemonTests {
         return run
     }
 
-    @Test("petspot: status, location (once, watched, JSON), reports list (JSON, all, watched), show, export, call, completion", arguments: Way.allCases)
+    @Test("petspot: status, location (once, watched, JSON), reports list (JSON, all, watched), show, export, found, withdraw, renew, amend, erase, call, completion",
+          arguments: Way.allCases)
     func petspotCommands(way: Way) throws {
         let fake = try ScriptedDaemon(script: HostileAnswers.script(way))
         defer { fake.stop() }
         let socket = ["--socket", fake.socketPath]
+        let photo = fake.directory.appendingPathComponent("rex.png").path
+        try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
         let commands: [[String]] = [
             ["status"], ["location"], ["location", "--json"], ["location", "--watch"], ["location", "--watch", "--json"],
             ["reports", "list"], ["reports", "list", "--json"], ["reports", "list", "--all"],
             ["reports", "list", "--watch"], ["reports", "list", "--watch", "--json"],
             ["reports", "show", "r1"], ["reports", "show", "--json", "r1"],
             ["reports", "export", "--format", "ndjson"],
+            ["reports", "found", "r1"], ["reports", "withdraw", "r1"], ["reports", "renew", "r1"], ["reports", "renew", "--json", "r1"],
+            ["reports", "amend", "r1", "--phone", "+48 601 234 999", "--clear", "age"], ["reports", "erase", "--yes", "r1"],
+            ["reports", "amend", "r1", "--photo", photo], ["reports", "erase", "--yes", "--json", "r1"],
             ["call", "daemon.info"], ["call", "reports.get", #"{"reportId":"r1"}"#],
         ]
         let runs = try commands.map { try Self.check(Paths.petspot, $0 + socket, way: way) }
@@ -104,7 +111,8 @@ struct HostileDaemonTests {
             #expect(first[path: "values", "race"] == .string(HostileAnswers.text))
             #expect(first["delivery"] == ["state": "pending"])
             // Each line whole and in the order written: the list first, then what the watch told.
-            for run in runs where run.what.contains("--json") && !run.what.contains(" show ") {
+            // A single report (show, or one changed) is indented JSON over several lines.
+            for run in runs where run.what.contains("--json") && ![" show ", " renew ", " erase "].contains(where: run.what.contains) {
                 for line in run.stdout.split(separator: "\n") {
                     #expect((try? JSONParser.parse(String(line))) != nil, "\(run.what): \(line.prefix(300))")
                 }
@@ -124,6 +132,24 @@ struct HostileDaemonTests {
         let completion = try runProgram(Paths.petspot, ["---completion", "reports", "show", "--", "positional@0", "4", "0",
                                                         Paths.petspot, "reports", "show"] + socket + [""], environment: [:])
         #expect(Self.rawControls(completion.stdout + completion.stderr).isEmpty, "\(completion.stdout.debugDescription)")
+        // Nor a species id.
+        let species = try runProgram(Paths.petspot, ["---completion", "reports", "amend", "--", "--species", "7", "0",
+                                                     Paths.petspot, "reports", "amend", "r1"] + socket + ["--species", ""], environment: [:])
+        #expect(Self.rawControls(species.stdout + species.stderr).isEmpty, "\(species.stdout.debugDescription)")
+        if way == .wellFormed { #expect(species.stdout == "dog\n", "\(species.stdout.debugDescription)") }
+    }
+
+    @Test("reports erase's question on a terminal shows the daemon's report, and the start of its id, visibly")
+    func eraseQuestion() throws {
+        let fake = try ScriptedDaemon(script: HostileAnswers.script(.wellFormed))
+        defer { fake.stop() }
+        let conn = try PetSpotConnection(socketPath: fake.socketPath)
+        let report = try ReportAnswer(json: ["report": HostileAnswers.report(1)]).report
+        let question = ReportsEraseCommand.question(report, species: SpeciesNames(conn), now: Date())
+        let raw = Self.rawControls(question)
+        #expect(raw.isEmpty, "\(raw.prefix(5))")
+        #expect(question.contains(#"PWNED\u{7}\u{1B}[2J\u{9B}31m\r\u{8}\t"#), "\(question)")
+        #expect(question.hasSuffix("Type r1-allow (the start of its id) to erase it, anything else keeps it: "), "\(question.suffix(100))")
     }
 
     /// The plain mode's answers: a species by number, cleared, kept; :gps and Go to Settings on

@@ -130,7 +130,7 @@ struct ReportsCommandTests {
         #expect(race["error"] == "Remove the control characters (such as escape codes); use plain text.", "\(JSONWriter.string(race))")
     }
 
-    @Test("export: every report across pages, as NDJSON and as RFC 4180 CSV")
+    @Test("export: every report across pages, as NDJSON and as RFC 4180 CSV, with its status, version and times")
     func export() throws {
         // Pages of two make five reports take three pages.
         let daemon = try DaemonProcess(arguments: ["--limit", "maxReportsPage=2"]).start()
@@ -140,6 +140,7 @@ struct ReportsCommandTests {
             let description = index == 2 ? Self.trickyDescription : "Report \(index)"
             filed.append(try fileReport(conn, description: description).submit[path: "report", "id"]!.stringValue!)
         }
+        _ = try conn.result("reports.close", ["reportId": .string(filed[0]), "outcome": "withdrawn"])
         let socket = ["--socket", daemon.socketPath]
 
         let ndjson = try runProgram(Paths.petspot, ["reports", "export", "--format", "ndjson"] + socket)
@@ -154,11 +155,11 @@ struct ReportsCommandTests {
         #expect(csv.status == 0)
         #expect(csv.stdout.hasPrefix(
             "id,submittedAt,flowId,chipNumber,species,race,gender,age,disappearanceDate,latitude,longitude,"
-                + "additionalDescription,contactPhone,contactEmail,photoMediaType,photoBytes,photoSha256\r\n"))
+                + "additionalDescription,contactPhone,contactEmail,photoMediaType,photoBytes,photoSha256,status,version,updatedAt,expiresAt,erased\r\n"))
         #expect(csv.stdout.contains(",\"He said \"\"hi\"\", then\nleft\","), "quoted, quotes doubled, the line break kept")
         let rows = Self.parseCSV(csv.stdout)
         #expect(rows.count == 6)
-        #expect(rows.allSatisfy { $0.count == 17 })
+        #expect(rows.allSatisfy { $0.count == 22 })
         let header = rows[0]
         let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         #expect(records.map { $0["id"] } == filed.reversed().map(Optional.some))
@@ -172,6 +173,10 @@ struct ReportsCommandTests {
         #expect(tricky["photoBytes"] == String(pngBytes.count))
         #expect(tricky["photoSha256"]?.count == 64)
         #expect(tricky["contactPhone"] == "+48123456789")
+        let stored = try conn.result("reports.get", ["reportId": .string(filed[2])])["report"]!
+        #expect(tricky["status"] == "missing" && tricky["version"] == "1" && tricky["erased"] == "false")
+        #expect(tricky["updatedAt"] == stored["updatedAt"]?.stringValue && tricky["expiresAt"] == stored["expiresAt"]?.stringValue)
+        #expect(records[4]["status"] == "withdrawn" && records[4]["version"] == "2" && records[4]["expiresAt"] == "", "\(records[4])")
     }
 
     @Test("export that cannot be written (a full disk) fails with the reason, not a crash")

@@ -91,7 +91,7 @@ enum HostileAnswers {
             let first = request.params["cursor"] == nil
             return (["reports": first ? [report(1, refusing: refusing), report(2, delivered: true)] : [report(3, species: text)],
                      "cursor": first ? t : .null], [])
-        case "reports.get":
+        case "reports.get", "reports.close", "reports.renew", "reports.amend", "reports.erase":
             return (["report": report(1, refusing: refusing)], [])
         case "reports.watch":
             return (["subscription": t],
