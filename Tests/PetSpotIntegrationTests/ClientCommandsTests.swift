@@ -73,7 +73,7 @@ struct ClientCommandsTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("METHOD") == true)
-        #expect(lines.count == 1 + 24, "\(result.stdout)")
+        #expect(lines.count == 1 + ProtocolMethods.offered(toRelay: false).count, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("reports.close ") && $0.contains(" reportId outcome ") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("flow.update ") && $0.contains(" flowId values ") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("reports.list ") && $0.contains(" [limit] [cursor] ") }, "\(result.stdout)")

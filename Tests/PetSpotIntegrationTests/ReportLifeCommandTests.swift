@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 
 /// `petspot reports found/withdraw/renew/amend/erase` as a person or a script runs them, against a
