@@ -53,6 +53,12 @@ let package = Package(
             .product(name: "PetSpotViews", package: "petspotd"),
             .product(name: "PetSpotJSON", package: "petspotd"),
         ]),
+        // Runs the built petspot-poster and reads its posters back with poppler-utils and
+        // zbarimg; makes its test photos with gdk-pixbuf.
+        .testTarget(name: "PetSpotPosterIntegrationTests", dependencies: [
+            "petspot-poster", "CGdkPixbuf",
+            .product(name: "PetSpotJSON", package: "petspotd"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
