@@ -111,6 +111,9 @@ struct PosterCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessEnvironment.current()
 
+        if input == nil || input == "-", isatty(STDIN_FILENO) == 1 {
+            fail("give the report or animal as JSON on standard input or with --input FILE (petspot-poster --help)", code: ExitStatus.usage)
+        }
         let bytes: [UInt8]
         do throws(SystemError) {
             if let input, input != "-" {

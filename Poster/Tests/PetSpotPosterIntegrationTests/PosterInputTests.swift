@@ -47,6 +47,14 @@ struct PosterInputTests {
         #expect(result.status == 64, "\(arguments): \(result)")
     }
 
+    @Test("on a terminal with no --input it says what it wants instead of waiting: exit 64")
+    func terminal() throws {
+        // script(1) gives the program a pseudo-terminal as its standard input.
+        let result = try run("/usr/bin/script", ["--quiet", "--return", "--command", Programs.poster, "/dev/null"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.text.contains("give the report or animal as JSON on standard input or with --input FILE"), "\(result.text)")
+    }
+
     @Test("--help documents the input document and the exit codes")
     func help() throws {
         let help = try run(Programs.poster, ["--help"])
