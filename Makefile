@@ -64,6 +64,8 @@ static: deps
 
 # petspot-poster the same way, from its own package into its own scratch folder; cairo, pango,
 # gdk-pixbuf and libqrencode stay Debian's shared libraries (dh_shlibdeps makes them Depends).
+# pangocairo's pkg-config file links libharfbuzz too, which the program never calls: dpkg-shlibdeps
+# says so, and the Depends on libharfbuzz0b costs nothing (libpango-1.0-0 depends on it anyway).
 STATIC_POSTER_FLAGS := -c release $(STATIC_LINK) --scratch-path $(STATIC_SCRATCH)-poster $(POSTER)
 static-poster: poster-deps
 	$(SWIFT) build $(STATIC_POSTER_FLAGS) --product petspot-poster
