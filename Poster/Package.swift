@@ -47,6 +47,8 @@ let package = Package(
             .product(name: "PetSpotProtocol", package: "petspotd"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // A JPEG of a given size for Benchmarks/run-poster.sh (not installed).
+        .executableTarget(name: "poster-photo", dependencies: ["CGdkPixbuf"], path: "Benchmarks/poster-photo"),
         .testTarget(name: "PetSpotPosterTests", dependencies: [
             "PetSpotPoster",
             .product(name: "PetSpotFlow", package: "petspotd"),
