@@ -96,9 +96,14 @@ enum PhotoLoader {
     private static func surface(of pixbuf: OpaquePointer, embedJPEG: Bool, mediaType: String) throws(PhotoRefusal) -> PhotoImage {
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
-        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (hasAlpha ? 4 : 3), let source = gdk_pixbuf_read_pixels(pixbuf) else {
+        let withAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (withAlpha ? 4 : 3), let source = gdk_pixbuf_read_pixels(pixbuf) else {
             throw .undecodable(mediaType: mediaType, reason: "the decoder gave pixels of an unexpected layout")
+        }
+        // The HEIF loader gives every picture an alpha channel; one that is opaque throughout is
+        // drawn, and embedded as a JPEG, as the opaque picture it is.
+        let hasAlpha = withAlpha && !(0..<height).allSatisfy { y in
+            (0..<width).allSatisfy { x in source[y * rowstride + x * channels + 3] == 255 }
         }
         guard let surface = cairo_image_surface_create(hasAlpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface)

@@ -15,8 +15,9 @@ public enum PhotoRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// "400.0 megapixels".
+    /// "400.0 megapixels"; below a tenth of one, "10000 pixels".
     static func megapixels(_ pixels: Int) -> String {
+        guard pixels >= 100_000 else { return "\(pixels) pixels" }
         let tenths = (pixels + 50_000) / 100_000
         return "\(tenths / 10).\(tenths % 10) megapixels"
     }

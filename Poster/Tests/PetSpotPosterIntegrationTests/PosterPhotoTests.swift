@@ -32,6 +32,19 @@ struct PosterPhotoTests {
         #expect(try PageImage(png: PDFTools.rasterize(none.output, dpi: 50)).share(of: TestImage.magenta) == 0)
     }
 
+    @Test("a HEIC photo (heif-gdk-pixbuf) is shown, and embedded as a JPEG: the loader's alpha channel is opaque throughout")
+    func heic() throws {
+        let folder = try ScratchFolder()
+        try TestImage.png(width: 400, height: 300).write(to: URL(fileURLWithPath: folder.path("photo.png")))
+        let encoded = try run("/usr/bin/heif-enc", ["--quality", "80", "--output", folder.path("photo.heic"), folder.path("photo.png")])
+        try #require(encoded.status == 0, "heif-enc: \(encoded)")
+        let heic = try Data(contentsOf: URL(fileURLWithPath: folder.path("photo.heic")))
+        let poster = try PosterRun.make(Documents.publicAnimal(["photo": Documents.photo("image/heic", heic)]))
+        #expect(poster.succeeded, "\(poster.result)")
+        #expect(try PDFTools.images(poster.output).map(\.encoding) == ["jpeg"])
+        #expect(try PageImage(png: PDFTools.rasterize(poster.output, dpi: 50)).share(of: TestImage.magenta) > 0.05)
+    }
+
     @Test("a photo whose decoder is not installed: the poster is made, and says in the photo's place that it cannot be shown")
     func noDecoder() throws {
         let folder = try ScratchFolder()
@@ -61,6 +74,7 @@ struct PosterPhotoTests {
         let document = Documents.publicAnimal(["photo": Documents.photo("image/png", try TestImage.png(width: 100, height: 100))])
         #expect(try PosterRun.make(document, ["--max-pixels", "10000"]).succeeded)
         let refused = try PosterRun.make(document, ["--max-pixels", "9999"])
-        #expect(refused.result.status == 65 && refused.result.stderr.contains("100 × 100 pixels"), "\(refused.result)")
+        #expect(refused.result.status == 65, "\(refused.result)")
+        #expect(refused.result.stderr.contains("100 × 100 pixels (10000 pixels) is more than the 9999 pixels a poster decodes"), "\(refused.result)")
     }
 }
