@@ -19,10 +19,25 @@ SWIFT_BIN_DIR ?=
 
 INSTALL ?= install
 
-.PHONY: run test test-faults build release deps install uninstall install-relay uninstall-relay clean static deb test-package test-vm footprint fuzz fuzz-brief test-asan test-tsan
+.PHONY: run test test-faults build release deps install uninstall install-relay uninstall-relay clean static deb test-package test-vm footprint fuzz fuzz-brief test-asan test-tsan \
+	poster poster-deps release-poster static-poster install-poster uninstall-poster
 
 deps:
 	@scripts/install-deps
+
+# petspot-poster is a package of its own in Poster/ (Poster/Package.swift says why): it links
+# cairo, pango, gdk-pixbuf and libqrencode, which petspotd and petspot never need, so `make build`,
+# `make run` and a plain `swift build` work without them. `make poster` installs them and builds
+# it; `make test` tests both packages.
+POSTER := --package-path Poster
+poster-deps: deps
+	@scripts/install-deps poster
+
+poster: poster-deps
+	$(SWIFT) build $(POSTER)
+
+release-poster: poster-deps
+	$(SWIFT) build $(POSTER) -c release
 
 # Self-contained programs: the Swift runtime linked in (no RUNPATH into /opt/swift), stripped,
 # in $(STATIC_BIN); ldd may list only libraries of Debian packages.
@@ -47,6 +62,17 @@ static: deps
 	strip --strip-all -o $(STATIC_BIN)/petspot-relay.tmp "$$relay_bin/petspot-relay" && mv $(STATIC_BIN)/petspot-relay.tmp $(STATIC_BIN)/petspot-relay
 	scripts/check-self-contained $(STATIC_BIN)/petspotd $(STATIC_BIN)/petspot $(STATIC_BIN)/petspot-relay
 
+# petspot-poster the same way, from its own package into its own scratch folder; cairo, pango,
+# gdk-pixbuf and libqrencode stay Debian's shared libraries (dh_shlibdeps makes them Depends).
+# pangocairo's pkg-config file links libharfbuzz too, which the program never calls: dpkg-shlibdeps
+# says so, and the Depends on libharfbuzz0b costs nothing (libpango-1.0-0 depends on it anyway).
+STATIC_POSTER_FLAGS := -c release $(STATIC_LINK) --scratch-path $(STATIC_SCRATCH)-poster $(POSTER)
+static-poster: poster-deps
+	$(SWIFT) build $(STATIC_POSTER_FLAGS) --product petspot-poster
+	@bin="$$($(SWIFT) build $(STATIC_POSTER_FLAGS) --show-bin-path)"; set -e; mkdir -p $(STATIC_BIN); \
+	strip --strip-all -o $(STATIC_BIN)/petspot-poster.tmp "$$bin/petspot-poster" && mv $(STATIC_BIN)/petspot-poster.tmp $(STATIC_BIN)/petspot-poster
+	scripts/check-self-contained $(STATIC_BIN)/petspot-poster
+
 # The Debian package, built by debhelper from debian/: dist/petspotd_<version>_<arch>.deb, then
 # checked by lintian (errors fail the build; the warnings kept are explained in debian/).
 DIST ?= dist
@@ -54,19 +80,20 @@ DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB = $(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).deb
 RELAY_DEB = $(DIST)/petspot-relay_$(DEB_VERSION)_$(DEB_ARCH).deb
+POSTER_DEB = $(DIST)/petspot-poster_$(DEB_VERSION)_$(DEB_ARCH).deb
 deb:
-	@scripts/install-deps package
+	@scripts/install-deps package poster
 	mkdir -p $(DIST)
 	PETSPOT_DEB_DIR=$(CURDIR)/$(DIST) dpkg-buildpackage -b --no-sign \
 		--buildinfo-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo --buildinfo-option=-u$(DIST) \
 		--changes-file=$(DIST)/petspotd_$(DEB_VERSION)_$(DEB_ARCH).changes --changes-option=-u$(DIST)
-	lintian --fail-on error $(DEB) $(RELAY_DEB)
+	lintian --fail-on error $(DEB) $(RELAY_DEB) $(POSTER_DEB)
 	@# What debhelper writes (debian/petspotd/, debian/petspot-relay/, …) is ignored by git, never tracked.
 	@if git rev-parse --git-dir >/dev/null 2>&1; then \
-		left=$$(git ls-files --others --exclude-standard -- debian; git ls-files -- debian/petspotd debian/petspot-relay); \
+		left=$$(git ls-files --others --exclude-standard -- debian; git ls-files -- debian/petspotd debian/petspot-relay debian/petspot-poster); \
 		if [ -n "$$left" ]; then echo "debhelper's output is not ignored by git:"; echo "$$left"; exit 1; fi; \
 	fi
-	@echo "built $(DEB) $(RELAY_DEB)"
+	@echo "built $(DEB) $(RELAY_DEB) $(POSTER_DEB)"
 
 # The package on a clean Debian 12 without Swift: apt installs it and its dependencies in a
 # debootstrapped root, where the daemon runs and petspot files a whole report.
@@ -91,14 +118,17 @@ release: deps
 	$(SWIFT) build -c release
 
 # Starts the daemon on the checkout's configuration: socket run/petspotd.sock, database var/.
-# Builds only the daemon (swift run builds what it starts); `make build` builds every program.
+# Builds only the daemon (swift run builds what it starts); `make build` builds every program but
+# petspot-poster (`make poster`).
 run: deps
 	@echo "petspot and petspot-relay (make build; .build/debug/) find this daemon once you run: export PETSPOT_SOCKET=$(CURDIR)/run/petspotd.sock"
 	$(SWIFT) run petspotd --config config/petspotd.json
 
-# The whole test suite: unit tests of every module, then the daemon over a real socket.
-test: build
+# The whole test suite: unit tests of every module, then the daemon over a real socket; then
+# petspot-poster's package, whose tests read real posters back (poppler-utils, zbarimg).
+test: build poster
 	$(SWIFT) test --no-parallel
+	$(SWIFT) test --no-parallel $(POSTER)
 
 # Only the fault-injection tests (docs/RELIABILITY.md; also part of make test), with more
 # SIGKILL rounds if asked (FAULT_ROUNDS) and a seed to replay a failure (FAULT_SEED).
@@ -188,6 +218,17 @@ install-relay: $(if $(SWIFT_BIN_DIR),,release)
 		echo "installed; set postgres in $(RELAY_CONFDIR)/petspot-relay.json, then: systemctl enable --now petspot-relay"; \
 	fi
 
+# The poster program (its own Debian package): the program and its man page.
+install-poster: $(if $(SWIFT_BIN_DIR),,release-poster)
+	@bin="$(if $(SWIFT_BIN_DIR),$(SWIFT_BIN_DIR),$$($(SWIFT) build $(POSTER) -c release --show-bin-path))"; \
+	set -e; \
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1"; \
+	$(INSTALL) -m 0755 "$$bin/petspot-poster" "$(DESTDIR)$(BINDIR)/petspot-poster"; \
+	$(INSTALL) -m 0644 docs/man/petspot-poster.1 "$(DESTDIR)$(MANDIR)/man1/petspot-poster.1"
+
+uninstall-poster:
+	rm -f "$(DESTDIR)$(BINDIR)/petspot-poster" "$(DESTDIR)$(MANDIR)/man1/petspot-poster.1"
+
 uninstall-relay:
 	rm -f "$(DESTDIR)$(SBINDIR)/petspot-relay" "$(DESTDIR)$(UNITDIR)/petspot-relay.service" \
 		"$(DESTDIR)$(SYSUSERSDIR)/petspot-relay.conf" "$(DESTDIR)$(MANDIR)/man8/petspot-relay.8"
@@ -206,4 +247,4 @@ uninstall:
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/petspotd; remove them by hand to purge"
 
 clean:
-	rm -rf .build run var $(DIST)
+	rm -rf .build Poster/.build run var $(DIST)

@@ -7,6 +7,13 @@ let package = Package(
         .executable(name: "petspotd", targets: ["petspotd"]),
         .executable(name: "petspot", targets: ["petspot"]),
         .executable(name: "petspot-relay", targets: ["petspot-relay"]),
+        // For petspot-poster (Poster/, a package of its own): the flow's string catalogs, dates,
+        // genders and species names, the JSON reader, whole reads and writes, the version.
+        .library(name: "PetSpotFlow", targets: ["PetSpotFlow"]),
+        .library(name: "PetSpotViews", targets: ["PetSpotViews"]),
+        .library(name: "PetSpotJSON", targets: ["PetSpotJSON"]),
+        .library(name: "PetSpotSystem", targets: ["PetSpotSystem"]),
+        .library(name: "PetSpotProtocol", targets: ["PetSpotProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
