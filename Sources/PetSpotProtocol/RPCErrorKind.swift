@@ -17,6 +17,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
     case reportClosed
     case reportErased
     case animalNotFound
+    case photoNotFound
 
     public var code: Int {
         switch self {
@@ -35,6 +36,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .reportClosed: -32008
         case .reportErased: -32009
         case .animalNotFound: -32010
+        case .photoNotFound: -32011
         }
     }
 
@@ -56,6 +58,7 @@ public enum RPCErrorKind: String, Sendable, CaseIterable {
         case .reportClosed: "The report is found or withdrawn: it can only be erased"
         case .reportErased: "The report's personal data is erased: it cannot change any more"
         case .animalNotFound: "No such missing animal on this box's list: never listed, or found, withdrawn, expired or erased since"
+        case .photoNotFound: "The report or animal has no photo this caller may have: none was sent, it was erased, or its format cannot be shown without its metadata"
         }
     }
 

@@ -32,6 +32,7 @@ extension Routes {
         routes.on(ReportsRenew.self, reports.renew)
         routes.on(ReportsAmend.self, reports.amend)
         routes.on(ReportsErase.self, reports.erase)
+        routes.on(ReportsPhoto.self, reports.photo)
 
         let relay = RelayHandlers(services: services)
         routes.on(RelayClaim.self, relay.claim)

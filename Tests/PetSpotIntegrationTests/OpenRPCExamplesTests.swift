@@ -229,6 +229,7 @@ struct OpenRPCExamplesTests {
         try replay.call(conn, "relay.claim")
         try replay.call(conn, "relay.ack")
         try replay.call(conn, "reports.get")
+        try replay.call(conn, "reports.photo")
         try replay.call(conn, "relay.status")
         try replay.call(reportsWatch, "unwatch")
 

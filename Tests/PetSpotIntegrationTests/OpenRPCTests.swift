@@ -76,6 +76,7 @@ struct OpenRPCTests {
         try r.call("flow.submit", ["flowId": id])
         try r.call("reports.list", ["limit": 5])
         try r.call("reports.get", ["reportId": reportID])
+        try r.call("reports.photo", ["reportId": reportID])
         let other = try r.call("flow.start", ["locale": "pl"])[path: "flow", "id"]!
         try r.call("flow.cancel", ["flowId": other])
         try r.call("relay.status")

@@ -84,7 +84,7 @@ public enum ProtocolMethods {
         FlowStart.self, FlowGet.self, FlowUpdate.self, FlowContinue.self, FlowBack.self, FlowCancel.self,
         FlowRequestLocation.self, FlowDismissAlert.self, FlowSubmit.self,
         LocationCurrent.self, LocationStatus.self,
-        ReportsList.self, ReportsGet.self, ReportsClose.self, ReportsRenew.self, ReportsAmend.self, ReportsErase.self,
+        ReportsList.self, ReportsGet.self, ReportsClose.self, ReportsRenew.self, ReportsAmend.self, ReportsErase.self, ReportsPhoto.self,
         AnimalsList.self, AnimalsGet.self, AnimalsPhoto.self, AnimalsLookup.self,
         RelayClaim.self, RelayAck.self, RelayStatus.self,
         LocationWatch.self, FlowWatch.self, ReportsWatch.self, AnimalsWatch.self, RelayWatch.self, Unwatch.self,

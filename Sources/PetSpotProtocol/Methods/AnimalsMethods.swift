@@ -150,28 +150,12 @@ public enum AnimalsPhoto: RPCMethodSpec {
     public static let name = "animals.photo"
     public typealias Params = AnimalIDParams
 
-    public struct Result: RPCResultCoding, Equatable {
-        public let mediaType: String
-        /// Base64.
-        public let data: String
-
-        public init(mediaType: String, data: String) {
-            self.mediaType = mediaType
-            self.data = data
-        }
-
-        public var json: JSONValue { ["mediaType": .string(mediaType), "data": .string(data)] }
-
-        public init(json: JSONValue) throws(FlowViewError) {
-            let wire = try WireObject(json, at: "result")
-            self.init(mediaType: try wire.string("mediaType"), data: try wire.string("data"))
-        }
-    }
+    public typealias Result = PhotoData
 
     public static let contract = MethodContract(
         name, "A missing animal's photo: for the public without its metadata (no EXIF position, no camera serial)",
         params: [AnimalIDParams.contract],
-        result: "photo", .object(["mediaType": .string(), "data": .string("base64")]), errors: [.animalNotFound, .storageFailed],
+        result: "photo", PhotoData.schema, errors: [.animalNotFound, .photoNotFound, .storageFailed],
         example: ("a PNG", Params(animalId: ProtocolExamples.reportID).json,
                   Result(mediaType: "image/png", data: ProtocolExamples.photoBase64).json))
 }

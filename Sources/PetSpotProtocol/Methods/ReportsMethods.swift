@@ -209,3 +209,36 @@ public enum ReportsErase: RPCMethodSpec {
         example: ("erased", Params(reportId: ProtocolExamples.reportID).json,
                   Result(report: ProtocolExamples.erasedReport).json))
 }
+
+/// A photo's bytes: what `reports.photo` and `animals.photo` answer.
+public struct PhotoData: RPCResultCoding, Equatable {
+    public let mediaType: String
+    /// Base64.
+    public let data: String
+
+    public init(mediaType: String, data: String) {
+        self.mediaType = mediaType
+        self.data = data
+    }
+
+    public var json: JSONValue { ["mediaType": .string(mediaType), "data": .string(data)] }
+
+    public init(json: JSONValue) throws(FlowViewError) {
+        let wire = try WireObject(json, at: "result")
+        self.init(mediaType: try wire.string("mediaType"), data: try wire.string("data"))
+    }
+
+    static let schema = JSONSchema.object(["mediaType": .string(), "data": .string("base64")])
+}
+
+/// `reports.photo`: the photo of one of the caller's reports, as it was sent (for a poster).
+public enum ReportsPhoto: RPCMethodSpec {
+    public static let name = "reports.photo"
+    public typealias Params = ReportIDParams
+    public typealias Result = PhotoData
+
+    public static let contract = MethodContract(
+        name, "The photo of one of the caller's reports, as it was sent", params: [ReportIDParams.contract],
+        result: "photo", PhotoData.schema, errors: [.reportNotFound, .photoNotFound, .storageFailed],
+        example: ("a PNG", Params(reportId: ProtocolExamples.reportID).json, Result(mediaType: "image/png", data: ProtocolExamples.photoBase64).json))
+}

@@ -32,6 +32,22 @@ struct ReportsHandlers: Sendable {
     }
 }
 
+extension ReportsHandlers {
+    func photo(_ params: ReportIDParams, _ context: RequestContext) -> Reply<PhotoData> {
+        let (store, peer) = (services.store, context.peer)
+        return .later { () async throws(RPCError) -> PhotoData in
+            guard let report = try await storeCall({ () async throws(ReportStoreError) in try await store.get(id: params.reportId, ownerUID: peer.uid) }) else {
+                throw RPCError(.reportNotFound, "no report \"\(params.reportId)\" of yours", parameter: "reportId")
+            }
+            guard let photo = try await storeCall({ () async throws(ReportStoreError) in try await store.photo(reportID: report.id, ownerUID: peer.uid) }) else {
+                throw RPCError(.photoNotFound, report.isErased ? "report \(report.id) is erased: its photo is gone" : "report \(report.id) has no photo",
+                               parameter: "reportId")
+            }
+            return PhotoData(mediaType: photo.mediaType, data: Data(photo.data).base64EncodedString())
+        }
+    }
+}
+
 // reports.close, renew, amend, erase: an owner's changes, each one durable write. A change is
 // told to the owner's `reports.watch` and wakes a relay for the new version.
 extension ReportsHandlers {
