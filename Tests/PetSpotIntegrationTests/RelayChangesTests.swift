@@ -94,7 +94,7 @@ struct RelayChangesTests {
     func killedWhileChangesFlow() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["PETSPOT_FAULT_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64(UInt32.max))
         var rng = SplitMix64(seed: seed)
-        let replay = "seed \(seed) (replay: PETSPOT_FAULT_SEED=\(seed))"
+        let replay = "seed \(seed) (replay: make test-faults FAULT_SEED=\(seed))"
         let postgres = try PostgresServer()
         let daemon = try DaemonProcess.forRelay().start()
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "a", settings: RelayDeliveryTests.settings(batchSize: 4)).start()
