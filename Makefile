@@ -133,7 +133,7 @@ test: build poster
 # Only the fault-injection tests (docs/RELIABILITY.md; also part of make test), with more
 # SIGKILL rounds if asked (FAULT_ROUNDS) and a seed to replay a failure (FAULT_SEED).
 FAULT_ROUNDS ?= 20
-FAULT_TESTS := DiskFullTests|ReadOnlyDatabaseTests|SigkillRoundsTests|LyingGpsdTests|DatabaseFileLostTests|DatabaseDamageTests|DurabilityTests|RelayAttackTests|ClientDeadlineTests
+FAULT_TESTS := DiskFullTests|ReadOnlyDatabaseTests|SigkillRoundsTests|LyingGpsdTests|DatabaseFileLostTests|DatabaseDamageTests|DurabilityTests|RelayAttackTests|RelayChangesTests|ClientDeadlineTests
 test-faults: build
 	PETSPOT_FAULT_ROUNDS=$(FAULT_ROUNDS) $(if $(FAULT_SEED),PETSPOT_FAULT_SEED=$(FAULT_SEED)) \
 		$(SWIFT) test --no-parallel --filter '$(FAULT_TESTS)'

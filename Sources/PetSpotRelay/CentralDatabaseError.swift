@@ -9,7 +9,7 @@ public struct CentralDatabaseError: Error, Sendable, CustomStringConvertible {
         case unreachable
         /// PostgreSQL answered with an error (authentication, permissions, a bad statement).
         case server
-        /// The schema is newer than this relay.
+        /// The schema has a step this relay would write wrongly under: it needs a newer relay.
         case schema
     }
 

@@ -1,16 +1,35 @@
 /// The central database's tables, as numbered migrations. The relay applies the missing ones
 /// on connect, in one transaction under an advisory lock, so that relays starting together
 /// neither race to create a table nor apply a step twice.
+///
+/// A fleet is upgraded box by box, so relays that know fewer steps keep writing to a database
+/// that a newer relay migrated, as long as the steps they do not know leave their statements
+/// working: each step says the oldest schema its writers may know (`compatibleWith`).
+/// `petspot_relay_schema`, which every relay has read since the first release, holds those
+/// minimums: a relay refuses the database only when its highest row is above the steps it
+/// knows. Each step applied is recorded in `petspot_relay_migrations`.
 public enum CentralSchema {
     /// pg_advisory_xact_lock's key for the migration: "petspot" in ASCII, read as a number.
     public static let migrationLockKey: Int64 = 0x7065_7473_706F_74
 
-    /// The version table; its highest row is the schema's version.
+    /// The oldest schema a relay may know and still write: its highest row. A relay of the first
+    /// release reads it as the schema's version and refuses a database whose number is above 1,
+    /// so only a step its statements cannot live with raises it.
     static let versionTable = "petspot_relay_schema"
 
+    /// Every step applied, with the oldest schema its writers may know.
+    static let migrationsTable = "petspot_relay_migrations"
+
+    /// One step of the schema.
+    struct Migration: Sendable {
+        /// Relays that know this many steps or more write correctly once it is applied.
+        let compatibleWith: Int
+        let statements: [String]
+    }
+
     /// Migration n (1-based) is `migrations[n - 1]`. Never edit a released step: add one.
-    static let migrations: [[String]] = [
-        [
+    static let migrations: [Migration] = [
+        Migration(compatibleWith: 1, statements: [
             """
             CREATE TABLE reports (
                 id text PRIMARY KEY,
@@ -23,8 +42,58 @@ public enum CentralSchema {
             )
             """,
             "CREATE INDEX reports_box_submitted_at ON reports (box, submitted_at)",
-        ],
+        ]),
+        // A report's life: its status, version, last change and, once erased, when this row lost
+        // its personal data. Relays of step 1 go on inserting without naming these columns
+        // (INSERT … ON CONFLICT (id) DO NOTHING): the trigger fills them from the report they
+        // store, which carries the same members from a daemon of protocol revision 4 on, and
+        // means a report of version 1, missing, from an older one. So they may keep writing.
+        Migration(compatibleWith: 1, statements: [
+            """
+            ALTER TABLE reports
+                ADD COLUMN status text,
+                ADD COLUMN version bigint,
+                ADD COLUMN updated_at timestamptz,
+                ADD COLUMN erased_at timestamptz
+            """,
+            """
+            CREATE FUNCTION reports_life_from_report() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.version IS NULL THEN
+                    NEW.status := coalesce(NEW.report->>'status', 'missing');
+                    NEW.version := CASE WHEN jsonb_typeof(NEW.report->'version') = 'number' AND NEW.report->>'version' ~ '^[0-9]{1,18}$'
+                                        THEN (NEW.report->>'version')::bigint ELSE 1 END;
+                    NEW.updated_at := CASE WHEN NEW.report->>'updatedAt' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$'
+                                           THEN (NEW.report->>'updatedAt')::timestamptz ELSE NEW.submitted_at END;
+                    NEW.erased_at := CASE WHEN NEW.report->'erased' = 'true'::jsonb THEN now() END;
+                END IF;
+                RETURN NEW;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER reports_life_from_report BEFORE INSERT ON reports
+                FOR EACH ROW EXECUTE FUNCTION reports_life_from_report()
+            """,
+            // The rows already there, as the trigger would have filled them.
+            """
+            UPDATE reports SET
+                status = coalesce(report->>'status', 'missing'),
+                version = CASE WHEN jsonb_typeof(report->'version') = 'number' AND report->>'version' ~ '^[0-9]{1,18}$'
+                               THEN (report->>'version')::bigint ELSE 1 END,
+                updated_at = CASE WHEN report->>'updatedAt' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$'
+                                  THEN (report->>'updatedAt')::timestamptz ELSE submitted_at END,
+                erased_at = CASE WHEN report->'erased' = 'true'::jsonb THEN now() END
+            """,
+            """
+            ALTER TABLE reports
+                ALTER COLUMN status SET NOT NULL,
+                ALTER COLUMN version SET NOT NULL,
+                ALTER COLUMN updated_at SET NOT NULL
+            """,
+        ]),
     ]
 
+    /// The steps this relay knows.
     public static var currentVersion: Int { migrations.count }
 }

@@ -10,23 +10,51 @@ public struct ClaimedReport: Sendable, Equatable {
     /// at claim time and would be wrong centrally the moment the relay acknowledges it.
     public let report: JSONValue
     public let photo: Photo?
+    /// Where the report stands and which of its versions this is: the central row keeps a
+    /// version only over an older one.
+    public let status: ReportView.Status
+    public let version: Int
+    /// ISO 8601 UTC, as the daemon writes it.
+    public let updatedAt: String
+    /// Its personal data is gone: the central row then holds none and no photo.
+    public let erased: Bool
 
     /// The photo as claimed: its bytes stay base64 as the daemon sent them, and PostgreSQL
     /// decodes them (decode(…, 'base64')), so a batch of photos is never held twice here.
     public typealias Photo = RelayClaim.Photo
 
-    public init(id: String, submittedAt: String, report: JSONValue, photo: Photo?) {
+    public init(id: String, submittedAt: String, report: JSONValue, photo: Photo?, status: ReportView.Status, version: Int,
+                updatedAt: String, erased: Bool)
+    {
         self.id = id
         self.submittedAt = submittedAt
         self.report = report
-        self.photo = photo
+        self.photo = erased ? nil : photo
+        self.status = status
+        self.version = version
+        self.updatedAt = updatedAt
+        self.erased = erased
     }
 
-    /// One element of `relay.claim`'s `reports`, as the contract reads it.
+    /// One element of `relay.claim`'s `reports`, as the contract reads it. An erased report
+    /// keeps centrally, whatever the daemon sent, only what erasure keeps: no photo, no member
+    /// this version does not know, and of its values only `valuesKeptByErasure`.
     public init(_ item: RelayClaim.Item) throws(DaemonAnswerError) {
-        guard !item.report.id.isEmpty else { throw DaemonAnswerError("a claimed report has an empty id") }
-        self.init(id: item.report.id, submittedAt: item.report.submittedAt, report: item.report.jsonWithoutDelivery, photo: item.photo)
+        var view = item.report
+        guard !view.id.isEmpty else { throw DaemonAnswerError("a claimed report has an empty id") }
+        guard view.version >= 1 else { throw DaemonAnswerError("claimed report \"\(view.id)\" has version \(view.version); versions start at 1") }
+        if view.erased {
+            let values = view.values.members.map { (key: $0.key, value: Self.valuesKeptByErasure.contains($0.key) ? $0.value : JSONValue.null) }
+            view = ReportView(id: view.id, flowID: view.flowID, submittedAt: view.submittedAt, status: view.status, version: view.version,
+                              updatedAt: view.updatedAt, expiresAt: view.expiresAt, erased: true, values: JSONObject(members: values),
+                              delivery: view.delivery)
+        }
+        self.init(id: view.id, submittedAt: view.submittedAt, report: view.jsonWithoutDelivery, photo: item.photo,
+                  status: view.status, version: view.version, updatedAt: view.updatedAt, erased: view.erased)
     }
+
+    /// What erasure keeps of a report's values (docs/PROTOCOL.md, "Reports"); the others are null.
+    public static let valuesKeptByErasure: Set<String> = ["species", "disappearanceDate"]
 }
 
 /// What one `relay.claim` handed out.

@@ -53,10 +53,11 @@ public final class DaemonLink: Sendable {
         try ClaimBatch(try await call(RelayClaim.self, RelayClaim.Params(limit: limit)))
     }
 
-    /// Marks reports delivered; the daemon has made that durable when this returns.
+    /// Marks reports delivered, each at the version stored centrally; the daemon has made that
+    /// durable when this returns.
     @discardableResult
-    public func acknowledge(_ ids: [String]) async throws -> (delivered: Int, alreadyDelivered: Int) {
-        let ack = try await call(RelayAck.self, RelayAck.Params(reportIds: ids))
+    public func acknowledge(_ reports: [RelayAck.Delivered]) async throws -> (delivered: Int, alreadyDelivered: Int) {
+        let ack = try await call(RelayAck.self, RelayAck.Params(reports: reports))
         return (ack.delivered, ack.alreadyDelivered)
     }
 

@@ -129,14 +129,16 @@ public final class RelayService: Service, Sendable {
                     "count": "\(outcome.notStored.count)",
                 ])
             }
-            let ids = due.map(\.id).filter { !notStored.contains($0) }
-            for id in ids { withheld.stored(id) }
+            // Each at the version claimed: the central row holds it or a newer one (another
+            // relay's), and the daemon keeps the highest version acknowledged.
+            let stored = due.filter { !notStored.contains($0.id) }.map { RelayAck.Delivered(reportId: $0.id, version: $0.version) }
+            for report in stored { withheld.stored(report.reportId) }
             await recorder.notStored(withheld.count, reason: notStored.isEmpty ? nil : RelayState.notStoredText(notStored.count))
-            guard !ids.isEmpty else { continue }
+            guard !stored.isEmpty else { continue }
             // Stored centrally: acknowledged even when a stop came meanwhile (the daemon would
             // otherwise keep the claims until they expire and hand them out again), within a
             // bound that leaves the unit's TimeoutStopSec room.
-            let acknowledged = await acknowledge(ids, outcome: outcome, backoff: &daemonBackoff)
+            let acknowledged = await acknowledge(stored, outcome: outcome, backoff: &daemonBackoff)
             if pages == .released { pages = .dueAfterDelivery }
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
@@ -157,24 +159,24 @@ public final class RelayService: Service, Sendable {
 
     /// Acknowledges a stored batch until the daemon takes it; returns false when a stop ended
     /// the attempts (after `acknowledgeOnStop`).
-    private func acknowledge(_ ids: [String], outcome: CentralDatabase.WriteOutcome, backoff: inout RetryBackoff) async -> Bool {
+    private func acknowledge(_ reports: [RelayAck.Delivered], outcome: CentralDatabase.WriteOutcome, backoff: inout RetryBackoff) async -> Bool {
         var stopDeadline: ContinuousClock.Instant?
         while true {
             if Task.isShuttingDownGracefully, stopDeadline == nil { stopDeadline = .now + Self.acknowledgeOnStop }
             if let stopDeadline, ContinuousClock.now >= stopDeadline {
                 logger.warning("stopping before petspotd took the acknowledgement; the daemon hands the batch out again once its claim expires, and PostgreSQL ignores the copy",
-                               metadata: ["reports": "\(ids.count)"])
+                               metadata: ["reports": "\(reports.count)"])
                 return false
             }
             do {
-                try await daemon.acknowledge(ids)
+                try await daemon.acknowledge(reports)
                 await recorder.daemon(.reachable)
                 backoff.succeeded()
-                await recorder.delivered(ids.count, outcome: outcome)
+                await recorder.delivered(reports.count, outcome: outcome)
                 return true
             } catch let refused as DaemonRefused where refused.error.kind == .reportNotFound {
-                // An id the daemon no longer knows (its database replaced from a backup): it
-                // marked none of them. Asking again would fail forever; the known ones are
+                // An id or version the daemon no longer knows (its database replaced from a
+                // backup): it marked none of them. Asking again would fail forever; the known ones are
                 // claimed, stored (again, ignored) and acknowledged in a later batch.
                 logger.warning("petspotd does not know a report of the batch; its reports stay stored centrally", metadata: [
                     "reason": "\(refused.error.message)",
@@ -283,7 +285,7 @@ actor StateRecorder {
 
     func delivered(_ count: Int, outcome: CentralDatabase.WriteOutcome) {
         state.delivered += count
-        state.storedNew += outcome.inserted
+        state.storedNew += outcome.written
         state.alreadyStored += outcome.alreadyStored
         state.lastDeliveryAt = Self.iso(wallClock())
         if outcome.alreadyStored > 0 {

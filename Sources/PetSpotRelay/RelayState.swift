@@ -12,7 +12,8 @@ public struct RelayState: Sendable, Equatable {
     public var lastDeliveryAt: String?
     public var lastError: String?
     public var lastErrorAt: String?
-    /// Since the start: reports acknowledged, of which PostgreSQL had not stored before / had.
+    /// Since the start: reports acknowledged, of which PostgreSQL stored now (new, or a newer
+    /// version) / had already (at that version or a newer one).
     public var delivered = 0
     public var storedNew = 0
     public var alreadyStored = 0

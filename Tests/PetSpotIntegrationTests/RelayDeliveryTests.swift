@@ -24,18 +24,22 @@ struct RelayDeliveryTests {
     }
 
     /// Waits until the daemon has nothing pending, then checks that each of its reports is
-    /// delivered and stored centrally exactly once, with its box.
+    /// delivered and stored centrally exactly once, with its box, at the daemon's version and
+    /// status; an erased one without its photo.
     static func expectAllDeliveredOnce(_ daemon: DaemonProcess, _ postgres: PostgresServer, box: String, relay: RelayProcess,
                                        seconds: Double = 90) throws {
         try waitUntil("the daemon's pending count to reach 0\n\(relay.log)", seconds: seconds) { try daemon.relayPending() == 0 }
         let conn = try daemon.connect()
         let ids = try allReportIDs(conn)
         let stored = try postgres.storedReports()
+        let lives = try postgres.storedLives()
         for id in ids {
             let report = try conn.result("reports.get", ["reportId": .string(id)])
             #expect(report[path: "report", "delivery", "state"] == "delivered", "\(id): \(JSONWriter.string(report))")
             #expect(stored[id]?.count == 1, "\(id) stored \(stored[id]?.count ?? 0) times")
             #expect(stored[id]?.box == box)
+            let life = try #require(report["report"]).lifeText
+            #expect(lives[id] == life, "\(id): the daemon has \(life), PostgreSQL \(lives[id] ?? "nothing")")
         }
         #expect(try postgres.psql("SELECT count(*) - count(DISTINCT id) FROM reports") == "0")
     }

@@ -10,9 +10,11 @@ struct ClaimBatchTests {
     func reads() throws {
         let result = try JSONParser.parse(Array("""
             {"reports":[
-              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","values":{"species":"cat"},"delivery":{"state":"pending"},"origin":"box-7"},
+              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","status":"missing","version":1,"updatedAt":"2026-11-21T13:07:27Z",
+                         "expiresAt":"2027-02-19T13:07:27Z","erased":false,"values":{"species":"cat"},"delivery":{"state":"pending"},"origin":"box-7"},
                "ownerUid":1000,"photo":null},
-              {"report":{"id":"r2","flowId":"f2","submittedAt":"2026-11-21T13:08:00Z","values":{},"delivery":{"state":"pending"}},
+              {"report":{"id":"r2","flowId":"f2","submittedAt":"2026-11-21T13:08:00Z","status":"found","version":4,"updatedAt":"2026-11-22T10:00:00Z",
+                         "expiresAt":null,"erased":false,"values":{},"delivery":{"state":"delivered","deliveredAt":"2026-11-21T13:09:00Z"}},
                "ownerUid":1000,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],
              "claimTimeoutSeconds":60,"pending":7}
             """.utf8))
@@ -26,6 +28,28 @@ struct ClaimBatchTests {
         #expect(batch.reports[0].report["origin"] == "box-7")
         #expect(batch.reports[1].photo == ClaimedReport.Photo(mediaType: "image/png", sha256: "ab", base64: "iVBO"))
         #expect(batch.reports[1].submittedAt == "2026-11-21T13:08:00Z")
+        #expect(batch.reports.map(\.version) == [1, 4])
+        #expect(batch.reports.map(\.status) == [.missing, .found])
+        #expect(batch.reports[1].updatedAt == "2026-11-22T10:00:00Z" && !batch.reports[1].erased)
+        #expect(batch.reports[1].report["status"] == "found" && batch.reports[1].report["version"] == 4)
+    }
+
+    @Test("an erased report keeps centrally only what erasure keeps, whatever the daemon sent: no photo, no personal value, no member this version does not know")
+    func erasedReport() throws {
+        let result = try JSONParser.parse(Array("""
+            {"reports":[
+              {"report":{"id":"r1","flowId":"f1","submittedAt":"2026-11-21T13:07:27Z","status":"withdrawn","version":3,"updatedAt":"2026-11-22T10:00:00Z",
+                         "expiresAt":null,"erased":true,"values":{"species":"cat","disappearanceDate":"2026-11-20","contactEmail":"owner@example.org","chipNumber":"616091234567890"},
+                         "delivery":{"state":"pending"},"ownerNote":"call after 6"},
+               "ownerUid":1000,"photo":{"mediaType":"image/png","sha256":"ab","data":"iVBO"}}],
+             "claimTimeoutSeconds":60,"pending":1}
+            """.utf8))
+        let report = try #require(try ClaimBatch(result: result).reports.first)
+        #expect(report.erased && report.version == 3 && report.status == .withdrawn)
+        #expect(report.photo == nil)
+        #expect(report.report["values"] == ["species": "cat", "disappearanceDate": "2026-11-20", "contactEmail": nil, "chipNumber": nil])
+        #expect(report.report["ownerNote"] == nil)
+        #expect(report.report["erased"] == true && report.report["updatedAt"] == "2026-11-22T10:00:00Z")
     }
 
     @Test("answers that break the contract are refused, naming the member at fault", arguments: [
@@ -35,16 +59,20 @@ struct ClaimBatchTests {
         (#"{"reports":[{"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#, "relay.claim's answer: result.reports[0].report is missing"),
         (#"{"reports":[{"report":{"submittedAt":"x"},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
          "relay.claim's answer: result.reports[0].report.id is missing"),
-        (#"{"reports":[{"report":{"id":"","flowId":"f","submittedAt":"x","values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
+        (#"{"reports":[{"report":{"id":"","flowId":"f","submittedAt":"x","status":"missing","version":1,"updatedAt":"x","expiresAt":null,"erased":false,"values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
          "a claimed report has an empty id"),
         (#"{"reports":[{"report":{"id":"r","flowId":"f","values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
          "relay.claim's answer: result.reports[0].report.submittedAt is missing"),
         (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","values":{},"delivery":{"state":"sent"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
          #"relay.claim's answer: result.reports[0].report.delivery.state must be "pending" or "delivered", not "sent""#),
-        (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":{"mediaType":"image/png","sha256":"ab"}}],"claimTimeoutSeconds":60,"pending":0}"#,
+        (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","status":"missing","version":1,"updatedAt":"x","expiresAt":null,"erased":false,"values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":{"mediaType":"image/png","sha256":"ab"}}],"claimTimeoutSeconds":60,"pending":0}"#,
          "relay.claim's answer: result.reports[0].photo.data is missing"),
         (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":"abc"}],"claimTimeoutSeconds":60,"pending":0}"#,
          "relay.claim's answer: result.reports[0].photo must be an object, not a string"),
+        (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
+         "relay.claim's answer: result.reports[0].report.status is missing"),
+        (#"{"reports":[{"report":{"id":"r","flowId":"f","submittedAt":"x","status":"missing","version":0,"updatedAt":"x","expiresAt":null,"erased":false,"values":{},"delivery":{"state":"pending"}},"ownerUid":1,"photo":null}],"claimTimeoutSeconds":60,"pending":0}"#,
+         #"claimed report "r" has version 0; versions start at 1"#),
     ])
     func refused(_ text: String, _ message: String) throws {
         let result = try JSONParser.parse(Array(text.utf8))

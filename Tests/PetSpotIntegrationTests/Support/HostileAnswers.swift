@@ -121,7 +121,7 @@ enum HostileAnswers {
         case "relay.claim":
             // One report that PostgreSQL takes, then one whose submittedAt it refuses, quoting it; then none.
             let reports: [JSONValue] = switch request.count {
-            case 1: [claimed(report(6, refusing: refusing, submittedAt: "2026-11-21T13:07:27Z"))]
+            case 1: [claimed(report(6, refusing: refusing, submittedAt: "2026-11-21T13:07:27Z", updatedAt: "2026-11-21T13:07:27Z"))]
             case 2: [claimed(report(7, refusing: refusing))]
             default: []
             }
@@ -157,7 +157,7 @@ enum HostileAnswers {
     }
 
     static func report(_ number: Int, refusing: Bool = false, delivered: Bool = false, species: String = "dog",
-                       submittedAt: String = text) -> JSONValue {
+                       submittedAt: String = text, updatedAt: String = text) -> JSONValue {
         let values: JSONObject = [
             "chipNumber": .string(text), "photo": ["mediaType": .string(text), "bytes": 5, "sha256": .string(text)],
             "disappearanceDate": .string(text), "species": .string(species), "race": .string(text), "gender": .string(text),
@@ -165,7 +165,7 @@ enum HostileAnswers {
             "contactPhone": .string(text), "contactEmail": .string(text), text: .string(text),
         ]
         let view = ReportView(id: "r\(number)-\(text)", flowID: text, submittedAt: submittedAt, status: .missing, version: 1,
-                              updatedAt: text, expiresAt: text, erased: false, values: values,
+                              updatedAt: updatedAt, expiresAt: text, erased: false, values: values,
                               delivery: delivered ? .delivered(at: text) : .pending, otherMembers: [text: .string(text)]).json
         guard refusing, case .object(var object) = view else { return view }
         object["delivery"] = ["state": .string(text)]

@@ -115,11 +115,12 @@ final class PostgresServer {
         try start()
     }
 
-    /// One statement through psql; its rows as text, fields separated by "|".
+    /// One statement through psql; its rows as text, fields separated by "|". `quiet`: without
+    /// the command tags psql prints for statements that give no rows (several statements).
     @discardableResult
-    func psql(_ sql: String, database: String = "postgres") throws -> String {
+    func psql(_ sql: String, database: String = "postgres", quiet: Bool = false) throws -> String {
         let result = try runProgram("/usr/bin/psql", ["-h", "127.0.0.1,127.0.0.2", "-p", "\(port)", "-U", "postgres", "-d", database,
-                                                      "-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                                                      "-X", "-At", "-v", "ON_ERROR_STOP=1"] + (quiet ? ["-q"] : []) + ["-c", sql],
                                     environment: ["PATH": "/usr/bin:/bin", "PGCONNECT_TIMEOUT": "5"])
         guard result.status == 0 else { throw TimedOut(description: "psql failed (\(result.status)): \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -127,3 +127,25 @@ extension PostgresServer {
         return rows
     }
 }
+
+extension PostgresServer {
+    /// Every stored report's life, "status|version|erased" (erased: erased_at set, no photo),
+    /// by id.
+    func storedLives() throws -> [String: String] {
+        let text = try psql("SELECT id || '|' || status || '|' || version || '|' || (erased_at IS NOT NULL AND photo IS NULL) FROM reports")
+        var lives: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1)
+            lives[String(parts[0])] = String(parts[1])
+        }
+        return lives
+    }
+}
+
+extension JSONValue {
+    /// A report's life as `PostgresServer.storedLives` writes it.
+    var lifeText: String {
+        let version = self["version"].flatMap { if case .number(let n) = $0 { n.exactInt } else { nil } } ?? -1
+        return "\(self["status"]?.stringValue ?? "?")|\(version)|\(self["erased"] == true)"
+    }
+}
