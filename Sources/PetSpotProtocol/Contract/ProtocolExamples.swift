@@ -135,7 +135,7 @@ enum ProtocolExamples {
     static let summaryScreen: FlowView.Screen = {
         let shown: [(name: String, label: String, display: String, required: Bool)] = [
             ("chipNumber", "Microchip number", "61609-12345-67890", false),
-            ("photo", "Animal photo", "image/png, 16 B", false),
+            ("photo", "Animal photo", "image/png, 70 B", false),
             ("disappearanceDate", "Date of disappearance", "25 November 2026", true),
             ("species", "Animal species", "Dog", true),
             ("race", "Animal race", "Beagle", true),
