@@ -63,7 +63,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotSettings", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotBoard", "PetSpotProtocol", "PetSpotViews", "PetSpotSettings", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
