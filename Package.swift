@@ -126,6 +126,8 @@ let package = Package(
         .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem", "PetSpotText"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: [
             "PetSpotStore",
+            // The nearest-first search of the animal list, run over a real board.
+            "PetSpotBoard", "PetSpotFlow", "PetSpotViews", "PetSpotJSON",
             // The tests build foreign, older and newer-schema databases with a plain connection.
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),

@@ -2,7 +2,8 @@ import SQLiteNIO
 
 // The animal list's reads (REPORTS.md, "The animal list"): every `missing` report on the board,
 // for anyone at the box. The list's rules (who sees what, distances, order, cursors) are
-// PetSpotBoard's; the store finds the reports. Each read is bounded by its limit.
+// PetSpotBoard's; the store finds the reports. Each read is bounded by its limit. "Listed": on
+// the board, `missing`, and the copy of its report that counts (`countingCopy`).
 extension ReportStore {
     /// The listed (`missing`) reports whose exact position lies in any of `boxes`, of
     /// `species` when given, each once: at most `limit` of them, in no particular order, and
@@ -27,6 +28,7 @@ extension ReportStore {
                 WHERE board_position.min_latitude >= ? AND board_position.max_latitude <= ?
                   AND board_position.min_longitude >= ? AND board_position.max_longitude <= ?
                   AND board.status = 'missing' AND board.latitude BETWEEN ? AND ? AND board.longitude BETWEEN ? AND ?
+                  AND \(Self.countingCopy)
                 """ + (species == nil ? "" : " AND board.species = ?"))
             let bounds: [SQLiteData] = [.integer(box.minLatitude), .integer(box.maxLatitude),
                                         .integer(box.minLongitude), .integer(box.maxLongitude)]
@@ -52,7 +54,7 @@ extension ReportStore {
     ) async throws(ReportStoreError) -> [BoardEntry] {
         try Self.checkLimit(limit)
         // Each filter has its index: by species, without a position, or all (ReportSchema).
-        var terms = ["status = 'missing'"]
+        var terms = ["status = 'missing'", Self.countingCopy]
         var binds: [SQLiteData] = []
         if let species {
             terms.append("species = ?")
@@ -98,13 +100,13 @@ extension ReportStore {
     }
 
     /// The board's entry of a report, whatever its status (a `found` one is still on the
-    /// board, off the list, until erased); of its copies, the highest version, the box's own
-    /// on a tie. Nil when none: never stored, erased, or unknown here.
+    /// board, off the list, until erased); of its copies, the one that counts (`countingCopy`).
+    /// Nil when none: never stored, erased, or unknown here.
     public func boardEntry(id: String) async throws(ReportStoreError) -> BoardEntry? {
         try await reading("cannot read the board") { db in
             try await db.row("""
                 SELECT \(BoardEntry.selectedColumns) FROM board WHERE id = ?
-                ORDER BY version DESC, report_seq IS NULL LIMIT 1
+                ORDER BY version DESC, report_seq IS NULL, seq LIMIT 1
                 """, [.text(id)]).map(BoardEntry.init(row:))
         }
     }
@@ -116,7 +118,8 @@ extension ReportStore {
         try Self.checkLimit(limit)
         return try await reading("cannot look up the board") { db in
             try await db.rows("""
-                SELECT \(BoardEntry.selectedColumns) FROM board WHERE chip_digits = ? AND status = 'missing'
+                SELECT \(BoardEntry.selectedColumns) FROM board
+                WHERE chip_digits = ? AND status = 'missing' AND \(Self.countingCopy)
                 ORDER BY submitted_at DESC, id LIMIT ?
                 """, [.text(chipDigits), .integer(limit)]).map(BoardEntry.init(row:))
         }
@@ -141,9 +144,21 @@ extension ReportStore {
     /// How many reports the list holds (`missing` ones on the board).
     public func boardCount() async throws(ReportStoreError) -> Int {
         try await reading("cannot count the board") { db in
-            Int(try await db.row("SELECT COUNT(*) AS count FROM board WHERE status = 'missing'")?.integer("count") ?? 0)
+            Int(try await db.row("SELECT COUNT(*) AS count FROM board WHERE status = 'missing' AND \(Self.countingCopy)")?
+                .integer("count") ?? 0)
         }
     }
+
+    /// A report the board holds more than once (its own row and a copy brought from another
+    /// box, or copies from two boxes) counts once: as its highest version, the box's own on a
+    /// tie, then the first stored; a newer copy that is `found` keeps an older `missing` one off
+    /// the list (as PetSpotBoard's `AnimalQuery.page` reads copies). While the board holds only
+    /// the box's own reports, the first test settles it once per statement.
+    static let countingCopy = """
+        (NOT EXISTS (SELECT 1 FROM board WHERE report_seq IS NULL) OR NOT EXISTS (
+            SELECT 1 FROM board AS other WHERE other.id = board.id AND other.seq <> board.seq
+              AND (other.version, other.report_seq IS NOT NULL, -other.seq) > (board.version, board.report_seq IS NOT NULL, -board.seq)))
+        """
 
     static func checkLimit(_ limit: Int) throws(ReportStoreError) {
         guard limit >= 1 else {

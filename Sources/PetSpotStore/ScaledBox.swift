@@ -25,8 +25,9 @@ public struct ScaledBox: Sendable, Hashable, CustomStringConvertible {
 
     public var isEmpty: Bool { minLatitude > maxLatitude || minLongitude > maxLongitude }
 
+    /// Bounds included; an empty box holds nothing.
     public func contains(latitude: Int, longitude: Int) -> Bool {
-        (minLatitude...maxLatitude).contains(latitude) && (minLongitude...maxLongitude).contains(longitude)
+        minLatitude <= latitude && latitude <= maxLatitude && minLongitude <= longitude && longitude <= maxLongitude
     }
 
     public var description: String {
