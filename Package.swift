@@ -70,7 +70,7 @@ let package = Package(
         // The daemon: configuration, flow registry, NIO pipeline, method dispatch, and its
         // services (server, location, watchdog, timers) in one ServiceGroup.
         .target(name: "PetSpotServer", dependencies: [
-            "PetSpotJSON", "PetSpotFlow", "PetSpotProtocol", "PetSpotViews", "PetSpotSettings", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
+            "PetSpotJSON", "PetSpotFlow", "PetSpotBoard", "PetSpotProtocol", "PetSpotViews", "PetSpotSettings", "PetSpotLocation", "PetSpotStore", "PetSpotSystem", "PetSpotLogging",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -135,6 +135,8 @@ let package = Package(
         .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem", "PetSpotText"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotStore",
+            // The nearest-first search of the animal list, run over a real board.
+            "PetSpotBoard", "PetSpotFlow", "PetSpotViews", "PetSpotJSON",
             // The tests build foreign, older and newer-schema databases with a plain connection.
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),

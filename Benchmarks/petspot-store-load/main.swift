@@ -17,7 +17,7 @@ let writers = arguments.count > 2 ? Int(arguments[2]) ?? 16 : 16
 let seconds = arguments.count > 3 ? Int(arguments[3]) ?? 10 : 10
 
 // The wall clock read here, by the program, as petspotd hands its own in.
-let store = try await ReportStore(path: path, now: Date())
+let store = try await ReportStore(path: path, now: Date(), box: "petspot-store-load")
 let clock = ContinuousClock()
 let began = clock.now
 let deadline = began + .seconds(seconds)
@@ -31,9 +31,12 @@ let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
             var number = 0
             while clock.now < deadline {
                 number += 1
+                // Somewhere in Poland: each report a new place in the board's R*Tree.
+                let board = BoardFields(latitude: Int.random(in: 4_900_000...5_484_000), longitude: Int.random(in: 1_412_000...2_415_000),
+                                        chipDigits: "616091234567890", species: "dog", publicPhoto: nil)
                 let report = NewReport(
                     id: "report-\(writer)-\(number)", flowID: "flow-\(writer)-\(number)", ownerUID: 1000,
-                    submittedAt: "2026-11-23T12:00:00Z", valuesJSON: values, photo: nil)
+                    submittedAt: "2026-11-23T12:00:00Z", valuesJSON: values, photo: nil, board: board)
                 let sent = clock.now
                 _ = try await store.submit(report)
                 mine.append(sent.duration(to: clock.now))

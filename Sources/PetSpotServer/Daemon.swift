@@ -45,7 +45,7 @@ public final class Daemon: Sendable {
         if activated == nil { try SocketFile.prepare(configuration.socketPath) }
         let store: ReportStore
         do {
-            store = try await ReportStore(path: configuration.databasePath, now: clock.wallTime(),
+            store = try await ReportStore(path: configuration.databasePath, now: clock.wallTime(), box: settings.boxName,
                                           checkAtOpenMaxBytes: configuration.databaseCheckAtStartMaxBytes)
         } catch where error.kind == .damaged {
             throw DatabaseDamaged(error: error)

@@ -13,13 +13,18 @@ public struct NewReport: Sendable {
     /// Set by the caller just before it submits, when the bytes are at hand (read back from
     /// the daemon's spool).
     public var photo: StoredPhoto?
+    /// What the animal list finds it by: read from `valuesJSON` by the caller, and its photo's
+    /// public copy described once the bytes are at hand.
+    public var board: BoardFields
 
-    public init(id: String, flowID: String, ownerUID: UInt32, submittedAt: String, valuesJSON: String, photo: StoredPhoto?) {
+    public init(id: String, flowID: String, ownerUID: UInt32, submittedAt: String, valuesJSON: String, photo: StoredPhoto?,
+                board: BoardFields) {
         self.id = id
         self.flowID = flowID
         self.ownerUID = ownerUID
         self.submittedAt = submittedAt
         self.valuesJSON = valuesJSON
         self.photo = photo
+        self.board = board
     }
 }

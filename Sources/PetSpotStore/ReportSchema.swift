@@ -20,6 +20,9 @@ enum ReportSchema {
         /// since 1970, the daemon's wall time handed to the store): what rows stored before the
         /// migration count from.
         var statementsAtUpgradeTime: [String] = []
+        /// Run last, each with the daemon's box name bound as `?1`: what the reports stored before
+        /// the migration were filed under.
+        var statementsWithBoxName: [String] = []
     }
 
     /// Where applied migrations are recorded; the name and layout are GRDB's, kept for the
@@ -102,6 +105,123 @@ enum ReportSchema {
             SELECT seq, 'missing', 1, coalesce(unixepoch(submitted_at) * 1000, ?1), ?1 FROM report
             """,
         ]),
+        // The animal list (REPORTS.md): one row per report the list may show, the box's own and,
+        // later, other boxes' (brought down by the relay: no `report` row, no owner), with what
+        // the list is searched by beside a copy of its values. Erasure deletes the row.
+        Migration(identifier: "v4-board", statements: [
+            """
+            CREATE TABLE board (
+                seq INTEGER PRIMARY KEY,  -- the R*Tree's id
+                report_seq INTEGER UNIQUE REFERENCES report(seq),  -- the box's own report; NULL: another box's
+                id TEXT NOT NULL,
+                box TEXT NOT NULL,  -- the box.name of the box it was filed at
+                status TEXT NOT NULL CHECK (status IN ('missing', 'found', 'withdrawn', 'expired')),
+                version INTEGER NOT NULL CHECK (version >= 1),
+                submitted_at TEXT NOT NULL,  -- as report.submitted_at: text order is time order
+                updated_at_ms INTEGER NOT NULL,
+                -- The last-seen position in degrees × 100 000 (5 decimals, as the flow keeps it).
+                latitude INTEGER CHECK (latitude BETWEEN -9000000 AND 9000000),
+                longitude INTEGER CHECK (longitude BETWEEN -18000000 AND 18000000),
+                chip_digits TEXT CHECK (chip_digits <> ''),  -- ASCII digits, as chip lookups are keyed
+                species TEXT,
+                -- The photo as stored, described.
+                photo_media_type TEXT,
+                photo_bytes INTEGER,
+                photo_sha256 TEXT,
+                -- Its metadata-free copy for the public: 'cleaned' and described, 'withheld' (no
+                -- photo, or one that cannot be cleaned), or 'undescribed' (stored before the board:
+                -- the daemon describes it, `describePublicPhoto`).
+                public_photo TEXT NOT NULL CHECK (public_photo IN ('cleaned', 'withheld', 'undescribed')),
+                public_photo_media_type TEXT,
+                public_photo_bytes INTEGER,
+                public_photo_sha256 TEXT,
+                values_json TEXT NOT NULL,  -- last: the columns searched by are read without it
+                CHECK ((latitude IS NULL) = (longitude IS NULL)),
+                CHECK ((photo_sha256 IS NULL) = (photo_media_type IS NULL) AND (photo_sha256 IS NULL) = (photo_bytes IS NULL)),
+                CHECK ((public_photo = 'cleaned') = (public_photo_sha256 IS NOT NULL)
+                    AND (public_photo_sha256 IS NULL) = (public_photo_media_type IS NULL)
+                    AND (public_photo_sha256 IS NULL) = (public_photo_bytes IS NULL)),
+                CHECK (public_photo = 'withheld' OR photo_sha256 IS NOT NULL)
+            )
+            """,
+            // The positions of the reports listed (missing, with a position), exactly: 32-bit
+            // integers of degrees × 100 000 (an `rtree` of 32-bit floats would round them).
+            "CREATE VIRTUAL TABLE board_position USING rtree_i32(seq, min_latitude, max_latitude, min_longitude, max_longitude)",
+            // Kept in step with `board` by the triggers, in the statement that changes the row.
+            """
+            CREATE TRIGGER board_position_insert AFTER INSERT ON board
+            WHEN new.status = 'missing' AND new.latitude IS NOT NULL
+            BEGIN
+                INSERT INTO board_position VALUES (new.seq, new.latitude, new.latitude, new.longitude, new.longitude);
+            END
+            """,
+            """
+            CREATE TRIGGER board_position_update AFTER UPDATE OF status, latitude, longitude ON board
+            WHEN old.status IS NOT new.status OR old.latitude IS NOT new.latitude OR old.longitude IS NOT new.longitude
+            BEGIN
+                DELETE FROM board_position WHERE seq = old.seq;
+                INSERT INTO board_position SELECT new.seq, new.latitude, new.latitude, new.longitude, new.longitude
+                WHERE new.status = 'missing' AND new.latitude IS NOT NULL;
+            END
+            """,
+            """
+            CREATE TRIGGER board_position_delete AFTER DELETE ON board
+            BEGIN
+                DELETE FROM board_position WHERE seq = old.seq;
+            END
+            """,
+            // The list newest first (AnimalOrderKey without an origin), by species, and the
+            // reports without a position, which follow the others nearest first.
+            "CREATE INDEX board_newest ON board(submitted_at DESC, id) WHERE status = 'missing'",
+            "CREATE INDEX board_species_newest ON board(species, submitted_at DESC, id) WHERE status = 'missing'",
+            "CREATE INDEX board_unplaced_newest ON board(submitted_at DESC, id) WHERE status = 'missing' AND latitude IS NULL",
+            "CREATE INDEX board_chip ON board(chip_digits) WHERE status = 'missing' AND chip_digits IS NOT NULL",
+            "CREATE INDEX board_id ON board(id)",
+            // Another box's report is held once per box it was filed at.
+            "CREATE UNIQUE INDEX board_other_box ON board(box, id) WHERE report_seq IS NULL",
+            // Photos stored before the board, still to be described: few, and none once done.
+            "CREATE INDEX board_undescribed ON board(seq) WHERE public_photo = 'undescribed'",
+        ], statementsWithBoxName: [
+            // Every report not erased, its position, chip and species read from its values as
+            // the flow stored them (a value that does not read as one leaves the column NULL:
+            // the upgrade never fails for what a report holds).
+            """
+            INSERT INTO board (report_seq, id, box, status, version, submitted_at, updated_at_ms, latitude, longitude,
+                               chip_digits, species, photo_media_type, photo_bytes, photo_sha256, public_photo, values_json)
+            SELECT seq, id, ?1, status, version, submitted_at, updated_at_ms,
+                   CASE WHEN has_position THEN CAST(round(lat * 100000) AS INTEGER) END,
+                   CASE WHEN has_position THEN CAST(round(lon * 100000) AS INTEGER) END,
+                   CASE WHEN chip_type = 'text' AND chip <> '' AND chip NOT GLOB '*[^0-9]*' THEN chip END,
+                   CASE WHEN species_type = 'text' THEN species END,
+                   photo_media_type, photo_bytes, photo_sha256,
+                   CASE WHEN photo_sha256 IS NULL THEN 'withheld' ELSE 'undescribed' END,
+                   values_json
+            FROM (
+                SELECT *,
+                       lat_type IN ('integer', 'real') AND lon_type IN ('integer', 'real')
+                           AND abs(lat) <= 90 AND abs(lon) <= 180 AS has_position
+                FROM (
+                    SELECT report.seq, id, status, version, submitted_at, updated_at_ms, photo_media_type, photo_bytes,
+                           photo_sha256, values_json,
+                           json_type(values_json, '$.latitude') AS lat_type, json_extract(values_json, '$.latitude') AS lat,
+                           json_type(values_json, '$.longitude') AS lon_type, json_extract(values_json, '$.longitude') AS lon,
+                           json_type(values_json, '$.chipNumber') AS chip_type, json_extract(values_json, '$.chipNumber') AS chip,
+                           json_type(values_json, '$.species') AS species_type, json_extract(values_json, '$.species') AS species
+                    FROM report JOIN report_life ON report_life.report_seq = report.seq
+                    WHERE erased_at_ms IS NULL AND CASE WHEN json_valid(values_json) THEN json_type(values_json) = 'object' ELSE 0 END
+                )
+            )
+            """,
+            // A report whose values are not a JSON object is listed as it is, found by nothing.
+            """
+            INSERT INTO board (report_seq, id, box, status, version, submitted_at, updated_at_ms, photo_media_type,
+                               photo_bytes, photo_sha256, public_photo, values_json)
+            SELECT report.seq, id, ?1, status, version, submitted_at, updated_at_ms, photo_media_type, photo_bytes,
+                   photo_sha256, CASE WHEN photo_sha256 IS NULL THEN 'withheld' ELSE 'undescribed' END, values_json
+            FROM report JOIN report_life ON report_life.report_seq = report.seq
+            WHERE erased_at_ms IS NULL AND NOT CASE WHEN json_valid(values_json) THEN json_type(values_json) = 'object' ELSE 0 END
+            """,
+        ]),
     ]
 
     /// What the file's header and catalog say, read without writing anything.
@@ -159,8 +279,8 @@ enum ReportSchema {
 
     /// Runs the migrations the database has not had, in one transaction: all of them or none.
     /// The facts are read again inside it, so another process cannot migrate between the look
-    /// and the change. `now` is the time of the upgrade.
-    static func migrate(_ db: DatabaseConnection, path: String, now: Date) async throws {
+    /// and the change. `now` is the time of the upgrade, `box` the daemon's box name.
+    static func migrate(_ db: DatabaseConnection, path: String, now: Date, box: String) async throws {
         try await db.inTransaction {
             let facts = try await facts(of: db)
             try checkCanMigrate(facts, path: path)
@@ -172,6 +292,9 @@ enum ReportSchema {
                 for statement in migration.statements { try await db.execute(statement) }
                 for statement in migration.statementsAtUpgradeTime {
                     try await db.execute(statement, [.integer(Int(now.milliseconds))])
+                }
+                for statement in migration.statementsWithBoxName {
+                    try await db.execute(statement, [.text(box)])
                 }
                 try await db.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
             }

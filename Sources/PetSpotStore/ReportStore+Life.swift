@@ -20,21 +20,27 @@ extension ReportStore {
 
     /// `reports.amend`: `amendment` (the caller's: the flow's rules) makes the report's new
     /// values and photo of the report as it is in the transaction, so that two amendments at
-    /// once each build on the other; the store writes what it gives. What it throws is the
-    /// caller's refusal (`.rejected`), and nothing is written; so is a closed or erased report
-    /// (`.refused`), which is told before the amendment is asked. Values and photo as they are
-    /// already change nothing.
+    /// once each build on the other, and what the board finds it by after (`BoardFields`: the
+    /// public copy's description read only with a photo replaced); the store writes what it
+    /// gives, the board row in the same transaction. What it throws is the caller's refusal
+    /// (`.rejected`), and nothing is written; so are board fields that cannot be stored
+    /// (`.rejected` with a `ReportStoreError` of kind `.invalidBoardFields`), and a closed or
+    /// erased report (`.refused`), which is told before the amendment is asked. Values and
+    /// photo as they are already change nothing.
     public func amend(
         id: String, ownerUID: UInt32, now: Date,
-        _ amendment: @escaping @Sendable (StoredReport) throws -> (valuesJSON: String, photo: PhotoAmendment)
+        _ amendment: @escaping @Sendable (StoredReport) throws -> (valuesJSON: String, photo: PhotoAmendment, board: BoardFields)
     ) async throws(ReportChangeError) -> ReportChangeResult {
         try await change("cannot amend report", id: id, ownerUID: ownerUID, now: now) { stored in
             if case .refused = stored.life.applying(.amend(changesValues: true), at: now) { return .change(.amend(changesValues: true), nil) }
-            let valuesJSON: String, photo: PhotoAmendment
+            let valuesJSON: String, photo: PhotoAmendment, board: BoardFields
             do {
-                (valuesJSON, photo) = try amendment(stored)
+                (valuesJSON, photo, board) = try amendment(stored)
             } catch {
                 return .rejected(error)
+            }
+            if let problem = board.problem {
+                return .rejected(ReportStoreError(kind: .invalidBoardFields, path: nil, message: "cannot amend report: \(problem)"))
             }
             let photoChanges: Bool = switch photo {
             case .keep: false
@@ -43,16 +49,17 @@ extension ReportStore {
             case .remove: stored.photoSHA256 != nil
             }
             let changes = photoChanges || valuesJSON != stored.valuesJSON
-            return .change(.amend(changesValues: changes), RowEdit(valuesJSON: valuesJSON, photo: photoChanges ? photo : .keep))
+            return .change(.amend(changesValues: changes),
+                           RowEdit(valuesJSON: valuesJSON, photo: photoChanges ? photo : .keep, board: board))
         }
     }
 
     /// `reports.amend` with values made beforehand (`valuesJSON`, checked and normalised by the
-    /// caller).
+    /// caller, and the board fields read from them).
     public func amend(
-        id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, now: Date
+        id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, board: BoardFields, now: Date
     ) async throws(ReportChangeError) -> ReportChangeResult {
-        try await amend(id: id, ownerUID: ownerUID, now: now) { _ in (valuesJSON, photo) }
+        try await amend(id: id, ownerUID: ownerUID, now: now) { _ in (valuesJSON, photo, board) }
     }
 
     /// `reports.erase`: the report's personal data is gone for good, from the answers and from
@@ -71,10 +78,11 @@ extension ReportStore {
         case rejected(any Error)
     }
 
-    /// What a change writes to the report's own row besides its life.
+    /// What a change writes to the report's own row and its board row besides its life.
     struct RowEdit: Sendable {
         var valuesJSON: String
         var photo: PhotoAmendment
+        var board: BoardFields
     }
 
     /// One owner's change in one transaction: the report (the owner's, else `reportNotFound`),
@@ -135,9 +143,9 @@ extension ReportStore {
         }
     }
 
-    /// Writes a new version of `stored`: its life, the version its delivery waits for, and what
-    /// the change does to its row (erasure: the values but species and date, and the photo).
-    /// Returns the report as it reads back.
+    /// Writes a new version of `stored`: its life, the version its delivery waits for, what
+    /// the change does to its row (erasure: the values but species and date, and the photo),
+    /// and its board row (erasure: deleted). Returns the report as it reads back.
     static func write(
         _ life: ReportLife, of stored: StoredReport, seq: Int64, edit: RowEdit?, into db: DatabaseConnection
     ) async throws -> StoredReport {
@@ -153,8 +161,9 @@ extension ReportStore {
             """, [seqData, .integer(life.version)])
         var edit = edit
         if life.isErased && !stored.isErased {
-            edit = RowEdit(valuesJSON: ErasedValues.of(stored.valuesJSON), photo: .remove)
+            edit = RowEdit(valuesJSON: ErasedValues.of(stored.valuesJSON), photo: .remove, board: .none)
         }
+        try await BoardRow.update(seq: Int(seq), life: life, edit: edit, into: db)
         if let edit {
             switch edit.photo {
             case .keep:

@@ -10,7 +10,9 @@ extension ReportStore {
     ///
     /// Throws `.conflict` if the flow's report belongs to another user (it is never handed out),
     /// or if the report id is already used by another flow; `.invalidTime` if its `submittedAt`
-    /// is not ISO 8601 UTC. A new report is `missing`, version 1, expiring from its `submittedAt`.
+    /// is not ISO 8601 UTC; `.invalidBoardFields` if its board fields cannot be stored. A new
+    /// report is `missing`, version 1, expiring from its `submittedAt`, and on the board (the
+    /// animal list) under this store's `box`, in the same transaction.
     ///
     /// Group commit: submits that arrive while another operation holds the connection (a commit
     /// waiting for its fsync, say) are stored together in the next transaction, one fsync for all
@@ -27,6 +29,9 @@ extension ReportStore {
             throw ReportStoreError(
                 kind: .invalidTime, path: nil,
                 message: "\(action): submittedAt \"\(report.submittedAt)\" is not ISO 8601 UTC (\"2026-11-21T13:07:27Z\")")
+        }
+        if let problem = report.board.problem {
+            throw ReportStoreError(kind: .invalidBoardFields, path: nil, message: "\(action): \(problem)")
         }
         let pending = PendingSubmit(report, submitted: submitted)
         let asksForTurn = submitQueue.withLockedValue { queue in
@@ -88,6 +93,7 @@ extension ReportStore {
         guard !group.isEmpty else { return }
         let action = Self.submitAction
         let path = self.path
+        let box = self.box
         let watch = self.watch
         guard let db = connection.withLockedValue({ $0 }) else {
             let closed = ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
@@ -99,11 +105,11 @@ extension ReportStore {
             try await db.run { try watch.check() }
             let outcomes = try await db.inTransaction {
                 do {
-                    return try await Self.insertGroup(group, into: db, path: path)
+                    return try await Self.insertGroup(group, box: box, into: db, path: path)
                 } catch let error where Self.failsOnlyItsMember(error) {
                     // A constraint of the file's own (not one a NewReport can break) refused the
                     // group's statement: SQLite undid that statement only; each member again alone.
-                    return try await Self.insertEach(group, into: db, path: path)
+                    return try await Self.insertEach(group, box: box, into: db, path: path)
                 }
             }
             committedTransactions.withLockedValue { $0 += 1 }
@@ -120,11 +126,11 @@ extension ReportStore {
         }
     }
 
-    /// The body of a group's transaction in four statements, whatever the group's size (each
+    /// The body of a group's transaction in five statements, whatever the group's size (each
     /// statement is a hop to the database thread): the reports its flows already have, the new
-    /// ones, their delivery rows, their lives. Answers in the order of `members`, as if each had
-    /// been stored alone in that order.
-    private static func insertGroup(_ members: [PendingSubmit], into db: DatabaseConnection, path: String) async throws
+    /// ones, their delivery rows, their lives, their board rows. Answers in the order of
+    /// `members`, as if each had been stored alone in that order.
+    private static func insertGroup(_ members: [PendingSubmit], box: String, into db: DatabaseConnection, path: String) async throws
         -> [SubmitOutcome]
     {
         let reports = members.map(\.report)
@@ -159,13 +165,8 @@ extension ReportStore {
             for row in rows { insertedSeq[try row.text("flow_id")] = try row.integer("seq") }
         }
         if !insertedSeq.isEmpty {
-            var lives: [SQLiteData] = []
-            for (flowID, seq) in insertedSeq {
-                guard let index = firstOfFlow[flowID] else { continue }
-                lives += [.integer(Int(seq))] + members[index].life.columnValues
-            }
-            try await recordDeliveryAndLife(
-                ofSeqs: insertedSeq.values.map { Int($0) }, lives: lives, into: db, path: path)
+            let stored = insertedSeq.compactMap { flowID, seq in firstOfFlow[flowID].map { (seq: Int(seq), member: members[$0]) } }
+            try await recordDeliveryLifeAndBoard(of: stored, box: box, into: db, path: path)
         }
 
         // A member whose flow's first member was refused would have been stored in its place:
@@ -173,7 +174,7 @@ extension ReportStore {
         var retried: [Int: SubmitOutcome] = [:]
         for (index, report) in reports.enumerated()
         where stored[report.flowID] == nil && insertedSeq[report.flowID] == nil && firstOfFlow[report.flowID] != index {
-            retried[index] = try await insertAlone(members[index], into: db, path: path)
+            retried[index] = try await insertAlone(members[index], box: box, into: db, path: path)
         }
         return reports.enumerated().map { index, report -> SubmitOutcome in
             if let existing = stored[report.flowID] {
@@ -188,43 +189,46 @@ extension ReportStore {
         }
     }
 
-    /// The delivery rows (pending) and lives of new reports, in the same transaction as the
-    /// reports: a report is never stored without them. `lives` holds report_seq and
-    /// `ReportLife.columnValues` per report.
-    private static func recordDeliveryAndLife(
-        ofSeqs seqs: [Int], lives: [SQLiteData], into db: DatabaseConnection, path: String
+    /// The delivery rows (pending), lives and board rows of new reports, in the same
+    /// transaction as the reports: a report is never stored without them.
+    private static func recordDeliveryLifeAndBoard(
+        of stored: [(seq: Int, member: PendingSubmit)], box: String, into db: DatabaseConnection, path: String
     ) async throws {
         do {
             try await db.execute(
                 "INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES "
-                    + Array(repeating: "(?, NULL, 0, 1)", count: seqs.count).joined(separator: ", "),
-                seqs.map { .integer($0) })
+                    + Array(repeating: "(?, NULL, 0, 1)", count: stored.count).joined(separator: ", "),
+                stored.map { .integer($0.seq) })
             try await db.execute(
                 "INSERT INTO report_life (report_seq, \(ReportLife.columns)) VALUES "
-                    + Array(repeating: "(\(placeholders(7)))", count: lives.count / 7).joined(separator: ", "),
-                lives)
+                    + Array(repeating: "(\(placeholders(7)))", count: stored.count).joined(separator: ", "),
+                stored.flatMap { [.integer($0.seq)] + $0.member.life.columnValues })
+            try await BoardRow.insert(
+                stored.map { BoardRow.columnValues(seq: $0.seq, $0.member.report, life: $0.member.life, box: box) }, into: db)
         } catch {
             // Not any member's fault: the whole group fails, so no report is left without them.
-            throw ReportStoreError(wrapping: error, path: path, action: "cannot submit report: cannot record its delivery and life", fallback: .io)
+            throw ReportStoreError(
+                wrapping: error, path: path, action: "cannot submit report: cannot record its delivery, life and board row",
+                fallback: .io)
         }
     }
 
     /// Each report stored on its own, in order, within the group's transaction.
-    private static func insertEach(_ members: [PendingSubmit], into db: DatabaseConnection, path: String) async throws
+    private static func insertEach(_ members: [PendingSubmit], box: String, into db: DatabaseConnection, path: String) async throws
         -> [SubmitOutcome]
     {
         var outcomes: [SubmitOutcome] = []
         outcomes.reserveCapacity(members.count)
-        for member in members { outcomes.append(try await insertAlone(member, into: db, path: path)) }
+        for member in members { outcomes.append(try await insertAlone(member, box: box, into: db, path: path)) }
         return outcomes
     }
 
     /// One report on its own: its answer, or a throw that fails the whole group.
-    private static func insertAlone(_ member: PendingSubmit, into db: DatabaseConnection, path: String) async throws
+    private static func insertAlone(_ member: PendingSubmit, box: String, into db: DatabaseConnection, path: String) async throws
         -> SubmitOutcome
     {
         do {
-            return .success(try await insert(member, into: db, path: path))
+            return .success(try await insert(member, box: box, into: db, path: path))
         } catch let error where failsOnlyItsMember(error) {
             // Only this member's statement was undone (the owner check writes nothing; SQLite
             // undoes a statement that breaks a constraint, not the transaction).
@@ -289,7 +293,7 @@ extension ReportStore {
     }
 
     /// One report's statements: the flow's report if it has one, else the new one.
-    private static func insert(_ member: PendingSubmit, into db: DatabaseConnection, path: String) async throws
+    private static func insert(_ member: PendingSubmit, box: String, into db: DatabaseConnection, path: String) async throws
         -> (report: StoredReport, inserted: Bool)
     {
         let report = member.report
@@ -309,8 +313,7 @@ extension ReportStore {
             throw idTaken(report, path: path)
         }
         // Not this member's fault if it fails: the whole group fails, so its report is not left without them.
-        try await recordDeliveryAndLife(
-            ofSeqs: [Int(seq)], lives: [.integer(Int(seq))] + member.life.columnValues, into: db, path: path)
+        try await recordDeliveryLifeAndBoard(of: [(Int(seq), member)], box: box, into: db, path: path)
         return (StoredReport(report, life: member.life), true)
     }
 }

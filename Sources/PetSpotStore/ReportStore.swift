@@ -21,6 +21,8 @@ import Darwin
 public final class ReportStore: Sendable {
     /// The database file, for error messages.
     public let path: String
+    /// The daemon's `box.name`: what the box's own reports are listed under on the board.
+    public let box: String
     /// nil once closed.
     let connection: NIOLockedValueBox<DatabaseConnection?>
     /// Closed after the connection: its descriptor must outlive SQLite's (see DatabaseFileWatch).
@@ -59,6 +61,8 @@ public final class ReportStore: Sendable {
     /// content is overwritten with zeros; runs the migrations (`ReportSchema`; refuses a foreign
     /// file and one whose schema is newer than it knows). `now` is the daemon's wall time: reports
     /// stored before a report had a life count their retention from it. The store reads no clock.
+    /// `box` is the daemon's box name: its own reports are listed on the board under it (those
+    /// stored before the board too, when it is made).
     ///
     /// A WAL an earlier run left behind (it may hold erased data, after a crash) is folded into
     /// the file and truncated at once, or, when another connection keeps that from finishing,
@@ -70,12 +74,13 @@ public final class ReportStore: Sendable {
     /// A file of at most `checkAtOpenMaxBytes` is checked for damage (`PRAGMA quick_check`)
     /// before anything writes to it, and refused as `.damaged`, left exactly as it is; a larger
     /// one is checked by `checkDeferred()`, which the caller runs once it serves.
-    public init(path: String, now: Date, checkAtOpenMaxBytes: Int64 = .max) async throws(ReportStoreError) {
+    public init(path: String, now: Date, box: String, checkAtOpenMaxBytes: Int64 = .max) async throws(ReportStoreError) {
         self.path = path
+        self.box = box
         // Unstructured, like every operation: a cancelled caller must not leave the connection
         // open with no store to close it.
         let (connection, watch, deferred, cleanup) = try await Task {
-            await Self.connect(path: path, now: now.inWholeMilliseconds, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
+            await Self.connect(path: path, now: now.inWholeMilliseconds, box: box, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
         }.value.get()
         self.connection = NIOLockedValueBox(connection)
         self.watch = watch
@@ -104,7 +109,7 @@ public final class ReportStore: Sendable {
         throw ReportStoreError(damaged: "SQLite's quick_check: " + problems.joined(separator: "; "), path: path)
     }
 
-    private static func connect(path: String, now: Date, checkAtOpenMaxBytes: Int64)
+    private static func connect(path: String, now: Date, box: String, checkAtOpenMaxBytes: Int64)
         async -> Result<(DatabaseConnection, DatabaseFileWatch, deferred: Bool, cleanup: PendingDiskCleanup?), ReportStoreError>
     {
         let created = Synchronization.Atomic<Bool>(false)
@@ -119,7 +124,7 @@ public final class ReportStore: Sendable {
             return .failure(failure)
         }
         do {
-            let deferred = try await prepare(connection, path: path, now: now, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
+            let deferred = try await prepare(connection, path: path, now: now, box: box, checkAtOpenMaxBytes: checkAtOpenMaxBytes)
             let watch = try await connection.run { try DatabaseFileWatch(path: path) }
             // A file whose damage check is still to come is left as it is until then: its WAL is
             // folded in by the first write or retry.
@@ -149,7 +154,7 @@ public final class ReportStore: Sendable {
 
     /// Settings, refusals and migrations, in the order that writes nothing to a file it refuses.
     /// Returns whether the damage check was left for `checkDeferred()`.
-    private static func prepare(_ db: DatabaseConnection, path: String, now: Date, checkAtOpenMaxBytes: Int64) async throws -> Bool {
+    private static func prepare(_ db: DatabaseConnection, path: String, now: Date, box: String, checkAtOpenMaxBytes: Int64) async throws -> Bool {
         // PRAGMA takes no bound parameters; the values are this type's constants.
         // Also replaces SQLiteNIO's busy handler, which retries without pause and without end.
         try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
@@ -173,7 +178,7 @@ public final class ReportStore: Sendable {
         guard try await db.row("PRAGMA secure_delete = ON")?.integer("secure_delete") == 1 else {
             throw ReportStoreError(kind: .open, path: path, message: "cannot open: SQLite refused secure_delete")
         }
-        try await ReportSchema.migrate(db, path: path, now: now)
+        try await ReportSchema.migrate(db, path: path, now: now, box: box)
         return deferred
     }
 

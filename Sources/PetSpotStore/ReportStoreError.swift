@@ -16,6 +16,9 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         case invalidLimit
         /// A time handed in that is not ISO 8601 UTC with whole seconds ("2026-11-21T13:07:27Z").
         case invalidTime
+        /// Board fields handed in that cannot be stored (a position out of range or half given,
+        /// a chip number of more than digits): the caller's reading of the values is wrong.
+        case invalidBoardFields
         /// An id that names no stored report (the message names it).
         case reportNotFound
         /// The report collides with a stored one in a way a retry cannot fix

@@ -29,13 +29,14 @@ final class InProcessDaemon: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspotd-inprocess-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = DaemonClock.manual(time)
-        let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path, now: clock.wallTime())
         let speciesFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/species.json").path
         let species = try SpeciesCatalog(json: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: speciesFile)))))
         let settings = RuntimeSettings(configuration: DaemonConfiguration(),
                                        location: LocationService(providers: [], settingsFile: "f", clock: clock),
                                        species: species, calendar: try #require(LocalCalendar(zone: "UTC")),
                                        relayGroupID: Self.relayGroup)
+        let store = try await ReportStore(path: directory.appendingPathComponent("reports.sqlite").path, now: clock.wallTime(),
+                                          box: settings.boxName)
         let next = IDCounter()
         services = DaemonServices(settings: settings,
                                   registry: FlowRegistry(limits: .registry(maxFlowsPerUser: 10, maxFlows: 10, idleTimeoutSeconds: 60), clock: clock),

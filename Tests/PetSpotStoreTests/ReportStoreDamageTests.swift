@@ -25,6 +25,24 @@ struct ReportStoreDamageTests {
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// A page (1-based) past the middle of the file that holds nothing but a photo's bytes (an
+    /// overflow page of `makeFile`'s photos, 0x42 after its 4-byte link): what reading that
+    /// photo goes through, whatever else the file holds.
+    static func photoPage(_ path: String) throws -> Int {
+        let contents = try bytes(path)
+        let count = contents.count / 4096
+        let photoBytes = Data(repeating: 0x42, count: 4092)
+        for page in (count / 2)...count where contents[((page - 1) * 4096 + 4)..<(page * 4096)] == photoBytes {
+            return page
+        }
+        throw NoPhotoPage(path: path)
+    }
+
+    struct NoPhotoPage: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "no page past the middle of \(path) holds only photo bytes" }
+    }
+
     static func pages(_ path: String) throws -> Int {
         Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64) / 4096
     }
@@ -57,12 +75,12 @@ struct ReportStoreDamageTests {
             // The edge: a file of exactly the limit is checked at opening, one byte more is not.
             let limit = fileIsAtLimit ? size : size - 1
             if fileIsAtLimit {
-                let error = await #expect(throws: ReportStoreError.self) { _ = try await ReportStore(path: path, now: storeNow, checkAtOpenMaxBytes: limit) }
+                let error = await #expect(throws: ReportStoreError.self) { _ = try await ReportStore(path: path, now: storeNow, box: testBox, checkAtOpenMaxBytes: limit) }
                 #expect(error?.kind == .damaged)
                 #expect(try Self.bytes(path) == before)
                 return
             }
-            let store = try await ReportStore(path: path, now: storeNow, checkAtOpenMaxBytes: limit)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox, checkAtOpenMaxBytes: limit)
             #expect(store.hasDeferredCheck)
             let error = await #expect(throws: ReportStoreError.self) { try await store.checkDeferred() }
             #expect(error?.kind == .damaged)
@@ -82,10 +100,10 @@ struct ReportStoreDamageTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
             try await Self.makeFile(path, count: 40)
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             // A report in the WAL only, which a close would fold into the damaged file.
             _ = try await store.submit(sampleReport(100))
-            try Self.damagePage(path, page: try Self.pages(path) / 2)
+            try Self.damagePage(path, page: try Self.photoPage(path))
             // The pages SQLite holds in memory are dropped, so the next read goes to the file.
             try await store.execute("PRAGMA shrink_memory")
             let before = try Self.bytes(path)
@@ -97,7 +115,7 @@ struct ReportStoreDamageTests {
             } catch let error as ReportStoreError {
                 failure = error
             }
-            #expect(failure?.kind == .damaged, "\(String(describing: failure))")
+            try #require(failure?.kind == .damaged, "\(String(describing: failure))")
             var found = store.damageFound.makeAsyncIterator()
             #expect(await found.next()?.kind == .damaged)
             let later = await #expect(throws: ReportStoreError.self) { try await store.submit(sampleReport(101)) }

@@ -29,11 +29,16 @@ struct ReportStoreErasureTests {
             + #""disappearanceDate":"2026-11-20","species":"dog","race":"Beagle","gender":"male","age":3,"#
             + #""latitude":52.22968,"longitude":21.01223,"additionalDescription":"\#(description)","#
             + #""contactPhone":"\#(phone)","contactEmail":"\#(email)"}"#
+        // The board's copy of the values holds the same secrets; its public photo's hash only it holds.
+        let publicCopy = PhotoDescription(mediaType: "image/jpeg", bytes: 40_000,
+                                          sha256: (0..<8).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined())
+        let board = BoardFields(latitude: 5_222_968, longitude: 2_101_223, chipDigits: digits, species: "dog", publicPhoto: publicCopy)
         let report = NewReport(id: "report-\(number)", flowID: "flow-\(number)", ownerUID: 1000,
-                               submittedAt: "2026-11-21T12:00:00Z", valuesJSON: values, photo: photo)
+                               submittedAt: "2026-11-21T12:00:00Z", valuesJSON: values, photo: photo, board: board)
         return MarkedReport(report: report, secrets: [
             ("e-mail", Data(email.utf8)), ("photo", Data(mark)), ("chip number", Data(digits.utf8)),
             ("phone", Data(phone.utf8)), ("description", Data(description.utf8)),
+            ("public photo's hash", Data(publicCopy.sha256.utf8)),
         ])
     }
 
@@ -60,6 +65,18 @@ struct ReportStoreErasureTests {
 
     static func storePath(_ directory: URL) -> String { directory.appendingPathComponent("reports.sqlite").path }
 
+    /// The ids of the listed reports with a position (the fillers have none).
+    static func listedPositions(_ store: ReportStore) async throws -> [String] {
+        try await store.boardPlaces(in: [.world], species: nil, limit: 1_000).places.map(\.id)
+    }
+
+    /// Rows of the board's R*Tree, read past the store.
+    static func positionRows(path: String) async throws -> Int? {
+        try await withPlainConnection(path: path) { db in
+            try await db.query("SELECT COUNT(*) AS count FROM board_position").first?.column("count")?.integer
+        }
+    }
+
     @Test("after erase returns, no personal value and no photo byte is in the database file or its WAL")
     func eraseLeavesNothing() async throws {
         try await withTemporaryDirectory { directory in
@@ -72,11 +89,17 @@ struct ReportStoreErasureTests {
                 // What the test looks for is there to be found: each secret, in one file or the other.
                 let before = Self.found(marked.secrets, path: path)
                 for secret in marked.secrets { #expect(before.contains { $0.hasPrefix(secret.name + " in") }, "\(secret.name)") }
+                // The board holds a copy of the values, and the position.
+                #expect(try await store.boardEntry(id: "report-100")?.valuesJSON == marked.report.valuesJSON)
+                #expect(try await Self.listedPositions(store) == ["report-100"])
 
                 let erased = try await store.erase(id: "report-100", ownerUID: 1000, now: storeNow)
                 #expect(erased.changed)
                 #expect(store.pendingDiskCleanup == nil)
                 #expect(Self.found(marked.secrets, path: path) == [])
+                #expect(try await store.boardEntry(id: "report-100") == nil)
+                #expect(try await Self.listedPositions(store) == [])
+                #expect(try await Self.positionRows(path: path) == 0)
                 // The other reports are whole.
                 #expect(try await store.photo(reportID: "report-3", ownerUID: 1000)?.data.count == 3_000 + 3 * 37)
             }
@@ -97,6 +120,8 @@ struct ReportStoreErasureTests {
                 #expect(erased.map(\.id) == ["report-100"])
                 #expect(store.pendingDiskCleanup == nil)
                 #expect(Self.found(marked.secrets, path: path) == [])
+                #expect(try await store.boardEntry(id: "report-100") == nil)
+                #expect(try await Self.positionRows(path: path) == 0)
             }
         }
     }

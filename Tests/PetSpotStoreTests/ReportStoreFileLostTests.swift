@@ -21,7 +21,7 @@ struct ReportStoreFileLostTests {
         case .replace:
             // Another valid petspotd database, moved over this one as a restore would.
             let other = directory.appendingPathComponent("other.sqlite").path
-            let store = try await ReportStore(path: other, now: storeNow)
+            let store = try await ReportStore(path: other, now: storeNow, box: testBox)
             try await store.close()
             #expect(rename(other, path) == 0)
         case .truncate:
@@ -77,7 +77,7 @@ struct ReportStoreFileLostTests {
     func closeSavesTheFileThatLeft(_ change: Change) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             let acknowledged = [try await store.submit(sampleReport(1, photo: samplePhoto)).report,
                                 try await store.submit(sampleReport(2)).report]
             var info = stat()
@@ -102,7 +102,7 @@ struct ReportStoreFileLostTests {
     func closeAfterWALDeletedKeepsEverything() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             let acknowledged = try await store.submit(sampleReport(1)).report
             try await Self.apply(.deleteWAL, to: path, directory: directory)
             try await store.close()

@@ -60,7 +60,7 @@ struct ReportStoreLifeTests {
                 try await store.renew(id: "report-1", ownerUID: 1000, now: Self.evenLater)
             } == .reportClosed(.withdrawn))
             #expect(await Self.refusal { () async throws(ReportChangeError) in
-                try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: "{}", photo: .remove, now: Self.evenLater)
+                try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: "{}", photo: .remove, board: .none, now: Self.evenLater)
             } == .reportClosed(.withdrawn))
             #expect(try await store.get(id: "report-1", ownerUID: 1000) == closed.report)
             #expect(try await store.deliveryCounts() == countsBefore)
@@ -79,7 +79,7 @@ struct ReportStoreLifeTests {
                     try await store.renew(id: id, ownerUID: owner, now: Self.later)
                 } == .reportNotFound)
                 #expect(await Self.refusal { () async throws(ReportChangeError) in
-                    try await store.amend(id: id, ownerUID: owner, valuesJSON: "{}", photo: .keep, now: Self.later)
+                    try await store.amend(id: id, ownerUID: owner, valuesJSON: "{}", photo: .keep, board: .none, now: Self.later)
                 } == .reportNotFound)
                 #expect(await Self.refusal { () async throws(ReportChangeError) in
                     try await store.erase(id: id, ownerUID: owner, now: Self.later)
@@ -111,7 +111,7 @@ struct ReportStoreLifeTests {
             let newPhoto = StoredPhoto(mediaType: "image/png", sha256: String(repeating: "cd", count: 32), data: [1, 2, 3, 4])
             let values = #"{"species":"cat","contactEmail":"new@example.org"}"#
             let amended = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values,
-                                                photo: .replace(newPhoto), now: Self.later)
+                                                photo: .replace(newPhoto), board: .none, now: Self.later)
             #expect(amended.changed)
             #expect(amended.report.valuesJSON == values)
             #expect(amended.report.life == ReportLife(status: .missing, version: 2, updatedAt: Self.later,
@@ -122,24 +122,24 @@ struct ReportStoreLifeTests {
             #expect(try await store.photo(reportID: "report-1", ownerUID: 1000) == newPhoto)
 
             for photo in [PhotoAmendment.keep, .replace(newPhoto)] {
-                let same = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: photo,
+                let same = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: photo, board: .none,
                                                  now: Self.evenLater)
                 #expect(!same.changed)
                 #expect(same.report == amended.report)
             }
 
-            let removed = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .remove,
+            let removed = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .remove, board: .none,
                                                 now: Self.evenLater)
             #expect(removed.changed)
             #expect(removed.report.version == 3)
             #expect(removed.report.photoSHA256 == nil && removed.report.photoBytes == nil)
             #expect(try await store.photo(reportID: "report-1", ownerUID: 1000) == nil)
-            #expect(!(try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .remove,
+            #expect(!(try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .remove, board: .none,
                                             now: Self.evenLater)).changed)
 
             // An expired report is amended and stays expired.
             _ = try await store.expireByRetention(now: Self.evenLater, expireAfter: .zero, maxReports: 10)
-            let expired = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: "{}", photo: .keep, now: Self.evenLater)
+            let expired = try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: "{}", photo: .keep, board: .none, now: Self.evenLater)
             #expect(expired.report.status == .expired)
             #expect(expired.report.version == 5)
         }
@@ -151,7 +151,7 @@ struct ReportStoreLifeTests {
             let values = #"{"chipNumber":"616091234567890","photo":{"mediaType":"image/jpeg","bytes":10240,"sha256":"ab"},"#
                 + #""disappearanceDate":"2026-11-20","species":"dog","race":"Beagle","contactEmail":"owner@example.org"}"#
             let report = NewReport(id: "report-1", flowID: "flow-1", ownerUID: 1000, submittedAt: "2026-11-21T13:00:00Z",
-                                   valuesJSON: values, photo: samplePhoto)
+                                   valuesJSON: values, photo: samplePhoto, board: .none)
             _ = try await store.submit(report)
             let erased = try await store.erase(id: "report-1", ownerUID: 1000, now: Self.later)
             #expect(erased.changed)
@@ -175,7 +175,7 @@ struct ReportStoreLifeTests {
                 try await store.renew(id: "report-1", ownerUID: 1000, now: Self.evenLater)
             } == .reportErased)
             #expect(await Self.refusal { () async throws(ReportChangeError) in
-                try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .keep, now: Self.evenLater)
+                try await store.amend(id: "report-1", ownerUID: 1000, valuesJSON: values, photo: .keep, board: .none, now: Self.evenLater)
             } == .reportErased)
             #expect(try await store.get(id: "report-1", ownerUID: 1000) == erased.report)
         }
@@ -201,7 +201,7 @@ struct ReportStoreLifeTests {
                 return [
                     try await store.close(id: "report-1", ownerUID: 1000, outcome: .found, now: Self.later).report,
                     try await store.renew(id: "report-2", ownerUID: 1000, now: Self.later).report,
-                    try await store.amend(id: "report-3", ownerUID: 1000, valuesJSON: "{}", photo: .remove, now: Self.later).report,
+                    try await store.amend(id: "report-3", ownerUID: 1000, valuesJSON: "{}", photo: .remove, board: .none, now: Self.later).report,
                     try await store.erase(id: "report-4", ownerUID: 1000, now: Self.later).report,
                 ]
             }

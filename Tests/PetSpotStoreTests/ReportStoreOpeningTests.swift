@@ -23,7 +23,7 @@ struct ReportStoreOpeningTests {
     func dataSurvivesReopen() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             let first = try await store.submit(sampleReport(1, photo: samplePhoto)).report
             let second = try await store.submit(sampleReport(2)).report
             try await store.close()
@@ -46,7 +46,7 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
             for _ in 0..<2 {  // new file, then existing file
-                let store = try await ReportStore(path: path, now: storeNow)
+                let store = try await ReportStore(path: path, now: storeNow, box: testBox)
                 let settings = try await store.durabilitySettings()
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)  // FULL
@@ -63,7 +63,7 @@ struct ReportStoreOpeningTests {
             // Each opening is cancelled a little later than the one before, so the cancellations
             // land before, during and after its statements.
             for attempt in 0..<100 {
-                let opening = Task { try await ReportStore(path: path, now: storeNow) }
+                let opening = Task { try await ReportStore(path: path, now: storeNow, box: testBox) }
                 for _ in 0..<(attempt * 20) { await Task.yield() }
                 opening.cancel()
                 do {
@@ -83,7 +83,7 @@ struct ReportStoreOpeningTests {
     func closeIsClean() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             _ = try await store.submit(sampleReport(1, photo: samplePhoto))
             try await store.close()
             try await store.close()
@@ -105,7 +105,7 @@ struct ReportStoreOpeningTests {
     func closeReportsBusyCheckpoint() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            let store = try await ReportStore(path: path, now: storeNow)
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
             _ = try await store.submit(sampleReport(1))
             // A reader holding its snapshot, as a backup does (the checkpoint waits out the busy timeout).
             let error = try await withPlainConnection(path: path) { reader in

@@ -6,6 +6,9 @@ import SQLiteNIO
 /// report had a life count their retention from. Later than every sample report's submit.
 let storeNow = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
 
+/// The box name the tests' stores list their own reports under.
+let testBox = "box-test"
+
 /// Version 1 of each report: what every report had at submit.
 func firstVersions(_ ids: String...) -> [DeliveredVersion] {
     ids.map { DeliveredVersion(reportID: $0, version: 1) }
@@ -36,7 +39,7 @@ func withTemporaryStore<T>(_ body: (ReportStore) async throws -> T) async throws
 
 /// Runs `body` with a store opened on `path`, closed afterwards whatever `body` does.
 func withStore<T>(path: String, _ body: (ReportStore) async throws -> T) async throws -> T {
-    let store = try await ReportStore(path: path, now: storeNow)
+    let store = try await ReportStore(path: path, now: storeNow, box: testBox)
     do {
         let result = try await body(store)
         try? await store.close()
@@ -49,7 +52,7 @@ func withStore<T>(path: String, _ body: (ReportStore) async throws -> T) async t
 
 /// Opens a store on `path` and closes it again: for tests that expect the opening to fail.
 func openAndClose(path: String) async throws(ReportStoreError) {
-    let store = try await ReportStore(path: path, now: storeNow)
+    let store = try await ReportStore(path: path, now: storeNow, box: testBox)
     try await store.close()
 }
 
@@ -73,7 +76,8 @@ func sampleReport(
     owner: UInt32 = 1000,
     flowID: String? = nil,
     submittedAt: String? = nil,
-    photo: StoredPhoto? = nil
+    photo: StoredPhoto? = nil,
+    board: BoardFields? = nil
 ) -> NewReport {
     NewReport(
         id: "report-\(number)",
@@ -82,7 +86,8 @@ func sampleReport(
         // Minutes count down as numbers go up: clock text order is the reverse of insertion order.
         submittedAt: submittedAt ?? String(format: "2026-11-21T13:%02d:27Z", 59 - number % 60),
         valuesJSON: #"{"chipNumber":"\#(number)","petName":"Rex «ünïcødé» 🐕","note":"a \"quoted\" word"}"#,
-        photo: photo)
+        photo: photo,
+        board: board ?? BoardFields(latitude: nil, longitude: nil, chipDigits: String(number), species: nil, publicPhoto: nil))
 }
 
 /// A photo holding every byte value, so any truncation or text conversion would show.

@@ -150,7 +150,8 @@ struct FlowHandlers: Sendable {
             try flow.checkSubmittable()
             return .store(NewReport(id: services.makeID(), flowID: flow.id, ownerUID: peer.uid,
                                     submittedAt: ISO8601.string(services.clock.wallTime()),
-                                    valuesJSON: JSONWriter.string(flow.values.json), photo: nil),
+                                    valuesJSON: JSONWriter.string(flow.values.json), photo: nil,
+                                    board: BoardFields(values: flow.values, photoBytes: nil)),
                           photo: flow.values.photo)
         }
         return published(.later { () async throws(RPCError) -> FlowSubmit.Result in
@@ -162,7 +163,12 @@ struct FlowHandlers: Sendable {
                 return FlowSubmit.Result(flow: view, report: try services.reportView(stored))
             case .store(var report, let photo):
                 // Read back from the spool here, not under the registry's lock: one photo per submit.
-                if let photo { report.photo = StoredPhoto(mediaType: photo.mediaType, sha256: photo.sha256, data: try Self.bytes(of: photo)) }
+                if let photo {
+                    let bytes = try Self.bytes(of: photo)
+                    report.photo = StoredPhoto(mediaType: photo.mediaType, sha256: photo.sha256, data: bytes)
+                    // What the public will be shown of it, described once, as it is stored.
+                    report.board.publicPhoto = BoardFields.publicPhoto(of: bytes)
+                }
                 let (stored, inserted) = try await storeCall { () async throws(ReportStoreError) in try await services.store.submit(report) }
                 let reportView = try services.reportView(stored)
                 if inserted {

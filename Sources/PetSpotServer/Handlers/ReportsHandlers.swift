@@ -88,6 +88,7 @@ extension ReportsHandlers {
                     throw RPCError(error)
                 }
                 let photo: PhotoAmendment
+                var newPhotoBytes: [UInt8]?
                 switch params.values["photo"] {
                 case nil: photo = .keep
                 case .null?: photo = .remove
@@ -96,8 +97,9 @@ extension ReportsHandlers {
                         throw RPCError(.internalError, "the amended photo of report \(stored.id) cannot be read back")
                     }
                     photo = .replace(StoredPhoto(mediaType: new.mediaType, sha256: new.sha256, data: bytes))
+                    newPhotoBytes = bytes
                 }
-                return (JSONWriter.string(amended.json), photo)
+                return (JSONWriter.string(amended.json), photo, BoardFields(values: amended, photoBytes: newPhotoBytes))
             }
         }
     }

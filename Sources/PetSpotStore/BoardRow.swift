@@ -1,0 +1,79 @@
+import SQLiteNIO
+
+/// The board's rows as the store writes them, in the transactions that change the reports
+/// they list: a submit inserts one, a change of life updates it, erasure deletes it. The
+/// R*Tree of positions follows by the table's triggers (`ReportSchema`, "v4-board").
+enum BoardRow {
+    static let insertedColumns = """
+        report_seq, id, box, status, version, submitted_at, updated_at_ms, latitude, longitude, chip_digits, species, \
+        photo_media_type, photo_bytes, photo_sha256, public_photo, public_photo_media_type, public_photo_bytes, \
+        public_photo_sha256, values_json
+        """
+    static let insertedColumnCount = 19
+
+    /// The values of `insertedColumns` for a report just stored as `seq`, in their order.
+    static func columnValues(seq: Int, _ report: NewReport, life: ReportLife, box: String) -> [SQLiteData] {
+        [.integer(seq), .text(report.id), .text(box), .text(life.status.rawValue), .integer(life.version),
+         .text(report.submittedAt), .integer(Int(life.updatedAt.milliseconds))]
+            + fieldValues(report.board)
+            + photoValues(report.photo, publicCopy: report.board.publicPhoto)
+            + [.text(report.valuesJSON)]
+    }
+
+    /// Inserts rows of `columnValues`, all in one statement.
+    static func insert(_ rows: [[SQLiteData]], into db: DatabaseConnection) async throws {
+        guard !rows.isEmpty else { return }
+        let row = "(" + Array(repeating: "?", count: insertedColumnCount).joined(separator: ", ") + ")"
+        try await db.execute(
+            "INSERT INTO board (\(insertedColumns)) VALUES " + Array(repeating: row, count: rows.count).joined(separator: ", "),
+            rows.flatMap { $0 })
+    }
+
+    /// Puts a new version of an own report on the board: erased, it leaves (its position
+    /// with it); else its life, and what `edit` changes of its values, fields and photo.
+    static func update(seq: Int, life: ReportLife, edit: ReportStore.RowEdit?, into db: DatabaseConnection) async throws {
+        if life.isErased {
+            try await db.execute("DELETE FROM board WHERE report_seq = ?", [.integer(seq)])
+            return
+        }
+        var sets = "status = ?, version = ?, updated_at_ms = ?"
+        var binds: [SQLiteData] = [.text(life.status.rawValue), .integer(life.version), .integer(Int(life.updatedAt.milliseconds))]
+        if let edit {
+            sets += ", values_json = ?, latitude = ?, longitude = ?, chip_digits = ?, species = ?"
+            binds += [.text(edit.valuesJSON)] + fieldValues(edit.board)
+            switch edit.photo {
+            case .keep:
+                break
+            case .remove:
+                sets += ", \(photoColumns) = \(photoPlaceholders)"
+                binds += photoValues(nil, publicCopy: nil)
+            case .replace(let photo):
+                sets += ", \(photoColumns) = \(photoPlaceholders)"
+                binds += photoValues(photo, publicCopy: edit.board.publicPhoto)
+            }
+        }
+        try await db.execute("UPDATE board SET \(sets) WHERE report_seq = ?", binds + [.integer(seq)])
+    }
+
+    private static let photoColumns = """
+        (photo_media_type, photo_bytes, photo_sha256, public_photo, public_photo_media_type, public_photo_bytes, \
+        public_photo_sha256)
+        """
+
+    private static let photoPlaceholders = "(" + Array(repeating: "?", count: 7).joined(separator: ", ") + ")"
+
+    /// latitude, longitude, chip_digits, species.
+    private static func fieldValues(_ fields: BoardFields) -> [SQLiteData] {
+        [fields.latitude.map { .integer($0) } ?? .null, fields.longitude.map { .integer($0) } ?? .null,
+         fields.chipDigits.flatMap { $0.isEmpty ? nil : .text($0) } ?? .null, fields.species.map { .text($0) } ?? .null]
+    }
+
+    /// The stored photo's description and its public copy's, in the order of `photoColumns`.
+    /// A report without a photo has no public one.
+    private static func photoValues(_ photo: StoredPhoto?, publicCopy: PhotoDescription?) -> [SQLiteData] {
+        let stored: [SQLiteData] = photo.map { [.text($0.mediaType), .integer($0.data.count), .text($0.sha256)] }
+            ?? [.null, .null, .null]
+        guard photo != nil, let publicCopy else { return stored + [.text("withheld"), .null, .null, .null] }
+        return stored + [.text("cleaned"), .text(publicCopy.mediaType), .integer(publicCopy.bytes), .text(publicCopy.sha256)]
+    }
+}
