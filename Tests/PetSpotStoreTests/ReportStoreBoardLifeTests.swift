@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotStore
 
@@ -213,9 +214,9 @@ struct ReportStoreBoardLifeTests {
                 + [boardReport(10, id: "taken")]
             try await store.holdingTurn {
                 for report in reports { Task { _ = try? await store.submit(report) } }
-                try await ReportStoreErasureTests.waitUntil("the submits are queued") { store.queuedSubmits == reports.count }
+                try await waitUntil("the submits are queued") { store.queuedSubmits == reports.count }
             }
-            try await ReportStoreErasureTests.waitUntil("the group is stored") { try await store.boardCount() == 9 }
+            try await waitUntil("the group is stored") { try await store.boardCount() == 9 }
             #expect(try await store.placeIDs(in: [.world]) == (["taken"] + (2...9).map { "report-\($0)" }).sorted())
             #expect(try await store.boardEntry(id: "taken")?.chipDigits == boardReport(1).board.chipDigits)
         }
