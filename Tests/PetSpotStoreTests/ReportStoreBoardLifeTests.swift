@@ -214,7 +214,7 @@ struct ReportStoreBoardLifeTests {
                 + [boardReport(10, id: "taken")]
             try await store.holdingTurn {
                 for report in reports { Task { _ = try? await store.submit(report) } }
-                try await waitUntil("the submits are queued") { store.queuedSubmits == reports.count }
+                try await waitUntil("the submits are queued") { () async in store.queuedSubmits == reports.count }
             }
             try await waitUntil("the group is stored") { try await store.boardCount() == 9 }
             #expect(try await store.placeIDs(in: [.world]) == (["taken"] + (2...9).map { "report-\($0)" }).sorted())
