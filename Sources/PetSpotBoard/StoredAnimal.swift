@@ -9,7 +9,7 @@ public struct StoredAnimal: Sendable, Hashable {
     public let id: String
     /// The `box.name` of the box it was filed at.
     public let box: String
-    public let status: Animal.Status
+    public private(set) var status: Animal.Status
     /// ISO 8601 UTC, whole seconds ("2026-11-21T13:07:27Z"): text order is time order.
     public let submittedAt: String
     public let updatedAt: String
@@ -132,5 +132,15 @@ private struct ValuesReader {
 
     static func error(_ field: FlowField, _ problem: String) -> StoredValuesError {
         StoredValuesError("values." + field.rawValue, problem)
+    }
+}
+
+extension StoredAnimal {
+    /// The same report in another status: what it was a moment before a change that only
+    /// moved its status (an expiry).
+    public func with(status: Animal.Status) -> StoredAnimal {
+        var copy = self
+        copy.status = status
+        return copy
     }
 }

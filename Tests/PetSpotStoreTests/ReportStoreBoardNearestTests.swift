@@ -12,25 +12,7 @@ import Testing
 struct ReportStoreBoardNearestTests {
     /// One page of `query` after `after`: the store's reads, PetSpotBoard's rules.
     static func page(_ store: ReportStore, _ query: AnimalQuery, after: AnimalOrderKey?, limit: Int) async throws -> AnimalListPage {
-        var entries: [BoardEntry] = []
-        if query.origin != nil {
-            let outcome = try await NearestSearch().next(in: query, after: after, count: limit + 1) {
-                boxes, fetchLimit async throws(ReportStoreError) in
-                let found = try await store.boardPlaces(in: boxes.map(ScaledBox.init), species: query.species, limit: fetchLimit)
-                return (found.places.map(PlacedReport.init), found.complete)
-            }
-            entries = try await store.boardEntries(ids: outcome.keys.map(\.id))
-            // Those without a position come after all the others, and never within a radius.
-            if outcome.keys.count <= limit, query.area == nil {
-                let unplacedAfter = after.flatMap { $0.distanceKm == nil ? ($0.submittedAt, $0.id) : nil }
-                entries += try await store.boardNewestFirst(after: unplacedAfter, species: query.species, position: .without,
-                                                            limit: limit + 1 - outcome.keys.count)
-            }
-        } else {
-            entries = try await store.boardNewestFirst(after: after.map { ($0.submittedAt, $0.id) }, species: query.species,
-                                                       position: .any, limit: limit + 1)
-        }
-        return query.page(of: try entries.map(StoredAnimal.init), after: after, limit: limit)
+        try await query.page(from: StoreIndex(store: store), after: after, limit: limit)
     }
 
     /// Every page of the listing, following its cursors.
@@ -142,5 +124,24 @@ extension StoredAnimal {
         try self.init(id: entry.id, box: entry.box, status: Animal.Status(rawValue: entry.status.rawValue)!,
                       submittedAt: entry.submittedAt, updatedAt: "\(entry.updatedAt)", version: entry.version,
                       values: values, metadataFreePhoto: publicPhoto)
+    }
+}
+
+/// The store's board as the list's rules read it.
+struct StoreIndex: AnimalIndex {
+    let store: ReportStore
+
+    func places(in boxes: [GeoBox], species: String?, limit: Int) async throws -> (reports: [PlacedReport], complete: Bool) {
+        let found = try await store.boardPlaces(in: boxes.map(ScaledBox.init), species: species, limit: limit)
+        return (found.places.map(PlacedReport.init), found.complete)
+    }
+
+    func animals(ids: [String]) async throws -> [StoredAnimal] {
+        try await store.boardEntries(ids: ids).map(StoredAnimal.init)
+    }
+
+    func newestFirst(after: (submittedAt: String, id: String)?, species: String?, withPosition: Bool?, limit: Int) async throws -> [StoredAnimal] {
+        let position: BoardPositionFilter = switch withPosition { case true?: .with; case false?: .without; case nil: .any }
+        return try await store.boardNewestFirst(after: after, species: species, position: position, limit: limit).map(StoredAnimal.init)
     }
 }
