@@ -28,7 +28,7 @@ public enum ProtocolContract {
     /// The OpenRPC document for a caller: relay methods only for members of the relay group.
     public static func openRPC(version: String, relay: Bool) -> JSONValue {
         document(version: version, methods: ProtocolMethods.offered(toRelay: relay).map { $0.contract },
-                 notifications: notifications.filter { relay || $0.watch.visibility == .everyone },
+                 notifications: notifications.filter { $0.offered(toRelay: relay) },
                  schemas: ProtocolSchemas.all.map { (name: $0.key, schema: $0.value) }, errors: RPCErrorKind.allCases)
     }
 

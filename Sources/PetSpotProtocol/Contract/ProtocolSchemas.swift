@@ -68,7 +68,7 @@ public enum ProtocolSchemas {
         "Animal": .object([
             "id": .string(),
             "box": .string("The box it was filed at (box.name)"),
-            "status": .constant("missing"),
+            "status": .oneOf(["missing", "found", "withdrawn", "expired"], "missing on the list; another only in an animals.changed that removes it"),
             "chipNumber": .nullable(.string("Digits; null for the public")),
             "species": .nullable(.string("An id of species.list")),
             "race": nullableString,

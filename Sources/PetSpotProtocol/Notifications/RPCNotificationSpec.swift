@@ -47,23 +47,33 @@ public struct NotificationContract: Sendable {
     public let notification: RPCNotification
     public let summary: String
     public let params: [MethodContract.Param]
-    /// Sent to a watch made by this method.
-    public let watch: any RPCMethodSpec.Type
+    /// Sent to the watches made by these methods.
+    public let watches: [any RPCMethodSpec.Type]
     public let example: JSONObject
 
     public init(_ notification: RPCNotification, _ summary: String, watch: any RPCMethodSpec.Type, params: [MethodContract.Param], example: JSONObject) {
+        self.init(notification, summary, watches: [watch], params: params, example: example)
+    }
+
+    public init(_ notification: RPCNotification, _ summary: String, watches: [any RPCMethodSpec.Type], params: [MethodContract.Param], example: JSONObject) {
         self.notification = notification
         self.summary = summary
-        self.watch = watch
+        self.watches = watches
         self.params = params
         self.example = example
+    }
+
+    /// Listed for a caller who may make one of its watches.
+    public func offered(toRelay relay: Bool) -> Bool {
+        watches.contains { relay || $0.visibility == .everyone }
     }
 
     public var openRPC: JSONValue {
         [
             "name": .string(notification.rawValue),
             "summary": .string(summary),
-            "x-watch": .string(watch.name),
+            // The method whose watch it is sent to; several, as an array.
+            "x-watch": watches.count == 1 ? .string(watches[0].name) : .array(watches.map { .string($0.name) }),
             "paramStructure": "by-name",
             "params": .array(params.map(\.openRPC)),
             "examples": [[

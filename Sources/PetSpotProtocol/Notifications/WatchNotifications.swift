@@ -132,7 +132,8 @@ public enum RelayPending: RPCNotificationSpec {
 
 /// `watch.ended`: the daemon ended the watch on its own, and no more notifications of it come.
 /// A reload took away the permission that let the connection make it (its user left
-/// `relay.group`): the connection keeps only what its user may still use.
+/// `relay.group`, or `board.staffGroup` for a watch of the whole animal list): the connection
+/// keeps only what its user may still use.
 public enum WatchEnded: RPCNotificationSpec {
     public static let notification = RPCNotification.watchEnded
 
@@ -163,7 +164,8 @@ public enum WatchEnded: RPCNotificationSpec {
     }
 
     public static let contract = NotificationContract(
-        notification, "The daemon ended the watch: a reload took away the permission that made it (relay group only)", watch: RelayWatch.self,
+        notification, "The daemon ended the watch: a reload took away the permission that made it (relay group, staff group)",
+        watches: [RelayWatch.self, AnimalsWatch.self],
         params: [SubscriptionID.param, .init("reason", .oneOf(Reason.allCases.map(\.rawValue)), required: true, "Why it ended"),
                  .init("message", .string(), required: true, "What happened, for a person")],
         example: ["subscription": "w1", "reason": "permissionRevoked",
@@ -177,28 +179,32 @@ public enum AnimalsChanged: RPCNotificationSpec {
 
     public enum Change: String, Sendable, CaseIterable {
         case added, updated, removed
+        /// The watcher fell so far behind that some were left out: list again.
+        case overflow
     }
 
     public struct Params: RPCNotificationParams, Equatable {
         public let subscription: String
         public let change: Change
-        /// As the watcher may see it; with `removed`, as it was last shown.
-        public let animal: Animal
+        /// As the watcher may see it, in its new state (with `removed`, it says why it left:
+        /// its status, or a position out of the radius); nil with `overflow`.
+        public let animal: Animal?
 
-        public init(subscription: String, change: Change, animal: Animal) {
+        public init(subscription: String, change: Change, animal: Animal?) {
             self.subscription = subscription
             self.change = change
             self.animal = animal
         }
 
         public var json: JSONObject {
-            ["subscription": .string(subscription), "change": .string(change.rawValue), "animal": animal.json]
+            JSONObject(presentMembers: ["subscription": .string(subscription), "change": .string(change.rawValue), "animal": animal?.json])
         }
 
         public init(json: JSONValue) throws(FlowViewError) {
             let wire = try WireObject(json, at: "params")
-            self.init(subscription: try wire.string("subscription"), change: try wire.choice("change", as: Change.self),
-                      animal: try Animal(try wire.object("animal")))
+            let change = try wire.choice("change", as: Change.self)
+            self.init(subscription: try wire.string("subscription"), change: change,
+                      animal: change == .overflow ? nil : try Animal(try wire.object("animal")))
         }
     }
 
@@ -206,6 +212,6 @@ public enum AnimalsChanged: RPCNotificationSpec {
         notification, "An animal of the watched list was added, changed or removed (found, withdrawn, expired, erased, out of the radius)",
         watch: AnimalsWatch.self,
         params: [SubscriptionID.param, .init("change", .oneOf(Change.allCases.map(\.rawValue)), required: true, "What happened"),
-                 .init("animal", .ref("Animal"), required: true, "As the watcher may see it")],
+                 .init("animal", .ref("Animal"), "As the watcher may see it; absent with overflow")],
         example: Params(subscription: ProtocolExamples.subscription, change: .added, animal: ProtocolExamples.animal(.publicView)).json)
 }
