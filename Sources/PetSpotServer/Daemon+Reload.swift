@@ -48,14 +48,22 @@ extension Daemon {
     }
 
     /// A watch lasts only as long as the permission that let it be made: a connection whose
-    /// user is no longer in `relay.group` hears no more of the relay's pending count.
+    /// user is no longer in `relay.group` hears no more of the relay's pending count, and one
+    /// no longer in `board.staffGroup` no more of the whole animal list.
     private func endRevokedWatches(_ settings: RuntimeSettings) {
-        let group = settings.relayGroupID
-        let ended = services.subscriptions.revoke(.relay, unless: { peer in group.map(peer.isMember(of:)) ?? false },
-                                                  message: "This connection's user is no longer in relay.group (\(settings.configuration.relay.group)): the watch has ended.")
-        if ended > 0 {
-            logger.info("ended relay watches whose user is no longer in relay.group",
-                        metadata: ["watches": "\(ended)", "relay.group": "\(settings.configuration.relay.group)"])
+        let relay = settings.relayGroupID, staff = settings.staffGroupID
+        let relayGroup = settings.configuration.relay.group, staffGroup = settings.configuration.staffGroup
+        let endedRelay = services.subscriptions.revoke(.relay, unless: { watch in relay.map(watch.subscriber.peer.isMember(of:)) ?? false },
+                                                       message: "This connection's user is no longer in relay.group (\(relayGroup)): the watch has ended.")
+        if endedRelay > 0 {
+            logger.info("ended relay watches whose user is no longer in relay.group", metadata: ["watches": "\(endedRelay)", "relay.group": "\(relayGroup)"])
+        }
+        let endedStaff = services.subscriptions.revoke(.animals, unless: { watch in
+            watch.animals?.standing != .staff || (staff.map(watch.subscriber.peer.isMember(of:)) ?? false)
+        }, message: "This connection's user is no longer in board.staffGroup (\(staffGroup)): the watch has ended; watch again to see the list as the public does.")
+        if endedStaff > 0 {
+            logger.info("ended staff watches of the animal list whose user is no longer in board.staffGroup",
+                        metadata: ["watches": "\(endedStaff)", "board.staffGroup": "\(staffGroup)"])
         }
     }
 

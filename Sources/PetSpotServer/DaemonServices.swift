@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PetSpotBoard
 import PetSpotFlow
 import PetSpotLocation
 import PetSpotProtocol
@@ -123,6 +124,19 @@ public final class DaemonServices: Sendable {
     /// A stored report as the protocol shows it, its expiry reckoned with the settings in force.
     func reportView(_ report: StoredReport) throws(RPCError) -> ReportView {
         try ReportView(report, expireAfter: configuration.retention.expireAfter)
+    }
+
+    /// The board's entry of a report as the animal list's rules read it, when anyone watches
+    /// the list: what a change is compared with. Nil when nobody watches, or it is not there.
+    func watchedAnimal(_ id: String) async -> StoredAnimal? {
+        guard subscriptions.isWatched(.animals), let entry = try? await store.boardEntry(id: id) else { return nil }
+        return try? StoredAnimal(entry)
+    }
+
+    /// A report of the board changed from `before`: the animal list's watches are told.
+    func animalChanged(_ id: String, before: StoredAnimal?) async {
+        guard subscriptions.isWatched(.animals) else { return }
+        subscriptions.animalChanged(before: before, after: await watchedAnimal(id))
     }
 
     /// The flow rules' view of the world at this moment.

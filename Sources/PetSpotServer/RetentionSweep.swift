@@ -27,6 +27,7 @@ struct RetentionSweep: Sendable {
                 while true {
                     let expired = try await store.expireByRetention(now: now, expireAfter: retention.expireAfter, maxReports: Self.batch)
                     told(expired, "report expired")
+                    for report in expired { await expiredFromList(report.id) }
                     if expired.count < Self.batch { break }
                 }
                 while true {
@@ -40,6 +41,12 @@ struct RetentionSweep: Sendable {
         } catch {
             logger.error("retention sweep failed; trying again in a second", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// An expired report left the animal list: it was missing a moment ago.
+    private func expiredFromList(_ id: String) async {
+        guard let now = await services.watchedAnimal(id) else { return }
+        services.subscriptions.animalChanged(before: now.with(status: .missing), after: now)
     }
 
     private func told(_ reports: [StoredReport], _ event: String) {

@@ -21,6 +21,13 @@ extension Routes {
         routes.on(FlowDismissAlert.self, flows.dismissAlert)
         routes.on(FlowSubmit.self, flows.submit)
 
+        let animals = AnimalsHandlers(services: services)
+        routes.on(AnimalsList.self, animals.list)
+        routes.on(AnimalsGet.self, animals.get)
+        routes.on(AnimalsPhoto.self, animals.photo)
+        routes.on(AnimalsLookup.self, animals.lookup)
+        routes.on(AnimalsWatch.self, animals.watch)
+
         let location = LocationHandlers(services: services)
         routes.on(LocationCurrent.self, location.current)
         routes.on(LocationStatus.self, location.status)

@@ -174,6 +174,7 @@ struct FlowHandlers: Sendable {
                 if inserted {
                     services.subscriptions.reportChanged(.filed, reportView, owner: peer.uid)
                     services.pendingCount.reportsFiled()
+                    await services.animalChanged(stored.id, before: nil)
                 }
                 // Durable now: only from here on may the flow say it is completed. If another
                 // connection cancelled it (or it expired) meanwhile, the report still stands.

@@ -111,6 +111,9 @@ extension ReportsHandlers {
     {
         let (services, owner) = (self.services, context.peer.uid)
         return .later { () async throws(RPCError) -> ReportAnswer in
+            // Read only when someone watches the animal list; another change meanwhile may be
+            // told as this one, which a watcher reads as the same news.
+            let before = await services.watchedAnimal(reportID)
             let result: ReportChangeResult
             do throws(ReportChangeError) {
                 result = try await change(services.store, owner, services.clock.wallTime())
@@ -121,6 +124,7 @@ extension ReportsHandlers {
             if result.changed {
                 services.subscriptions.reportChanged(.updated, view, owner: owner)
                 services.pendingCount.reportsFiled()
+                await services.animalChanged(result.report.id, before: before)
             }
             return ReportAnswer(report: view)
         }

@@ -8,12 +8,16 @@ enum WatchTopic: Hashable, Sendable {
     /// The reports of this owner.
     case reports(UInt32)
     case relay
+    /// The animal list.
+    case animals
 
     /// A newer notification of such a watch makes an unsent older one pointless: only the
-    /// latest waits. Reports are each news of their own, and wait in order.
+    /// latest waits. Reports and animals are each news of their own, and wait in order.
     var coalesces: Bool {
-        if case .reports = self { return false }
-        return true
+        switch self {
+        case .reports, .animals: false
+        case .location, .flow, .relay: true
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import PetSpotJSON
 import PetSpotProtocol
 import PetSpotViews
+import PetSpotBoard
 
 /// Every watch of every connection, by what it follows: a change publishes here and reaches
 /// the watches of its topic. One lock guards the index; notifications are written and queued
@@ -20,6 +21,8 @@ final class SubscriptionHub: Sendable {
         /// `location.watch`: the language of its messages and the `changeKey` of what it was last told.
         var locale: FlowLocale = .en
         var lastLocation: [UInt8]?
+        /// `animals.watch`: the listing it follows (origin, radius, the watcher's standing).
+        var animals: AnimalQuery?
     }
 
     private struct Index {
@@ -45,11 +48,11 @@ final class SubscriptionHub: Sendable {
     // MARK: watches
 
     /// A new watch of `topic` for `subscriber`'s connection; nil when it has `max` already.
-    func watch(_ topic: WatchTopic, by subscriber: Subscriber, max: Int, locale: FlowLocale = .en) -> String? {
+    func watch(_ topic: WatchTopic, by subscriber: Subscriber, max: Int, locale: FlowLocale = .en, animals: AnimalQuery? = nil) -> String? {
         guard let id = subscriber.add(topic, max: max) else { return nil }
         let key = WatchKey(connection: ObjectIdentifier(subscriber), id: id)
         index.withLockedValue { index in
-            index.topics[topic, default: [:]][key] = Watch(subscriber: subscriber, id: id, locale: locale)
+            index.topics[topic, default: [:]][key] = Watch(subscriber: subscriber, id: id, locale: locale, animals: animals)
             if case .reports = topic { index.reportWatches += 1 }
         }
         // The connection may have closed between the two steps, and found nothing to forget.
@@ -81,14 +84,41 @@ final class SubscriptionHub: Sendable {
         }
     }
 
+    /// A report of the animal list changed, from `before` to `after` (nil: not on the board):
+    /// each animals watch is told whether it came into its listing (`added`), changed in it
+    /// (`updated`) or left it (`removed`: found, withdrawn, expired, erased, out of its radius),
+    /// as that watcher may see it.
+    func animalChanged(before: StoredAnimal?, after: StoredAnimal?) {
+        let watches = index.withLockedValue { Array(($0.topics[.animals] ?? [:]).values) }
+        guard !watches.isEmpty else { return }
+        let limit = maxQueuedBytes()
+        for watch in watches {
+            guard let query = watch.animals else { continue }
+            let (was, isIn) = (before.map(query.admits) ?? false, after.map(query.admits) ?? false)
+            let change: AnimalsChanged.Change
+            switch (was, isIn) {
+            case (false, true): change = .added
+            case (true, true): change = .updated
+            case (true, false): change = .removed
+            case (false, false): continue
+            }
+            guard let shown = isIn ? after : (after ?? before) else { continue }
+            let animal = shown.animal(for: query.standing, near: query.origin?.point)
+            watch.subscriber.post(watch.id, AnimalsChanged.line(.init(subscription: watch.id, change: change, animal: animal)),
+                                  maxQueuedBytes: limit) {
+                AnimalsChanged.line(.init(subscription: watch.id, change: .overflow, animal: nil))
+            }
+        }
+    }
+
     /// Ends every watch of `topic` whose connection's peer is no longer `allowed` to have it,
     /// telling each with `watch.ended`: a reload took away the permission that made it.
     /// Answers how many ended.
     @discardableResult
-    func revoke(_ topic: WatchTopic, unless allowed: (Peer) -> Bool, message: String) -> Int {
+    func revoke(_ topic: WatchTopic, unless allowed: (Watch) -> Bool, message: String) -> Int {
         let revoked = index.withLockedValue { index -> [Watch] in
             guard let watches = index.topics[topic] else { return [] }
-            let ended = watches.filter { !allowed($0.value.subscriber.peer) }
+            let ended = watches.filter { !allowed($0.value) }
             for key in ended.keys { index.topics[topic]?[key] = nil }
             if index.topics[topic]?.isEmpty == true { index.topics[topic] = nil }
             if case .reports = topic { index.reportWatches -= ended.count }
