@@ -99,7 +99,7 @@ struct OpenRPCExamplesTests {
 
         static func rule(_ key: String?, _ example: JSONValue) -> Rule {
             switch key {
-            case "flowId", "reportId", "reportIds", "subscription": .id
+            case "flowId", "reportId", "reportIds", "animalId", "subscription": .id
             // "id" also names a species or an alert's action, which are the daemon's words.
             case "id": example.stringValue.map(isUUID) == true ? .id : .exact
             case "submittedAt", "deliveredAt", "lastDeliveredAt", "time", "updatedAt", "expiresAt": .time
@@ -171,7 +171,7 @@ struct OpenRPCExamplesTests {
         let gpsd = try FakeGpsd(mode: .truth)
         defer { gpsd.stop() }
         let gpsdArguments = ["--location-providers", "gpsd", "--gpsd", gpsd.endpoint]
-        let daemon = try DaemonProcess(arguments: gpsdArguments + ["--relay-group", "root"]).start()
+        let daemon = try DaemonProcess(arguments: gpsdArguments + ["--relay-group", "root", "--box-name", "kiosk-7"]).start()
         let conn = try daemon.connect()
         let document = try conn.result("rpc.discover")
         let examples = try Examples(document)
@@ -221,15 +221,24 @@ struct OpenRPCExamplesTests {
         try replay.call(reportsWatch, "reports.watch")
         let relayWatch = try daemon.connect()
         try replay.call(relayWatch, "relay.watch")
+        let animalsWatch = try daemon.connect()
+        try replay.call(animalsWatch, "animals.watch")
         try replay.call(conn, "flow.submit")
         try replay.notification(flowWatch, "flow.changed") { $0[path: "flow", "state"] != "active" }
         try replay.notification(reportsWatch, "reports.changed")
         try replay.notification(relayWatch, "relay.pending")
+        try replay.notification(animalsWatch, "animals.changed")
         try replay.call(conn, "reports.list")
         try replay.call(conn, "relay.claim")
         try replay.call(conn, "relay.ack")
         try replay.call(conn, "reports.get")
         try replay.call(conn, "reports.photo")
+
+        // On the animal list, as a finder a street away sees it (root is not staff here).
+        try replay.call(conn, "animals.list")
+        try replay.call(conn, "animals.get")
+        try replay.call(conn, "animals.photo")
+        try replay.call(conn, "animals.lookup")
         try replay.call(conn, "relay.status")
         try replay.call(reportsWatch, "unwatch")
 
@@ -260,7 +269,7 @@ struct OpenRPCExamplesTests {
         #expect(alerted[path: "location", "status"] == "permissionDenied")
         try other.call(refused, "flow.dismissAlert")
 
-        _ = (whereWatch, flowWatch, reportsWatch, relayWatch)
+        _ = (whereWatch, flowWatch, reportsWatch, relayWatch, animalsWatch)
     }
 
     /// From the photo step to the description step filled in but for its coordinates, with the

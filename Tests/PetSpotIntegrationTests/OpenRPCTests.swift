@@ -45,7 +45,8 @@ struct OpenRPCTests {
 
     @Test("the document fits the OpenRPC meta-schema, and every answer of a whole report walk fits its method's result schema")
     func wholeWalk() throws {
-        let daemon = try DaemonProcess.forRelay().start()
+        // Root, the caller, is staff here too: the animal list shows it the whole report and its photo as sent.
+        let daemon = try DaemonProcess.forRelay(settings: ["board": ["staffGroup": "root"]]).start()
         let r = Recorder(try daemon.connect())
         let document = try r.call("rpc.discover")
         #expect(document["openrpc"] == "1.3.2")
@@ -77,6 +78,13 @@ struct OpenRPCTests {
         try r.call("reports.list", ["limit": 5])
         try r.call("reports.get", ["reportId": reportID])
         try r.call("reports.photo", ["reportId": reportID])
+        let near: JSONValue = ["latitude": .number(JSONNumber(validatedLiteral: "52.2297")), "longitude": .number(JSONNumber(validatedLiteral: "21.0122"))]
+        try r.call("animals.list", ["near": near, "radiusKm": 5, "limit": 5])
+        try r.call("animals.list", ["species": "cat"])
+        try r.call("animals.get", ["animalId": reportID])
+        try r.call("animals.photo", ["animalId": reportID])
+        try r.call("animals.lookup", ["chipNumber": "616-09-1234-5678-9"])
+        try r.call("animals.watch", ["near": near])
         let other = try r.call("flow.start", ["locale": "pl"])[path: "flow", "id"]!
         try r.call("flow.cancel", ["flowId": other])
         try r.call("relay.status")
@@ -197,15 +205,16 @@ struct OpenRPCTests {
         }
     }
 
-    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 4")
+    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 5")
     func relayMethodsOnlyForTheRelay() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names == ProtocolMethods.offered(toRelay: false).map { $0.name })
-        #expect(try conn.result("daemon.info")["protocolVersion"] == 4)
+        #expect(try conn.result("daemon.info")["protocolVersion"] == 5)
         let notifications = try conn.result("rpc.discover")["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        #expect(notifications == ["location.changed", "flow.changed", "reports.changed"])
+        #expect(notifications == ["location.changed", "flow.changed", "reports.changed", "watch.ended", "animals.changed"],
+                "no relay.pending; watch.ended for a staff member's animals.watch")
         let error = try conn.failure("rpc.discover", ["verbose": true])
         #expect(error.kind == .invalidParams)
     }

@@ -13,7 +13,7 @@ import Testing
 /// `"…"` matches any value; an object with a member `"…": "…"` may have more members than it
 /// shows; an array whose last element is `"…"` may have more elements. `→ <N bytes>` sends a
 /// line of N bytes. `<!-- example-daemon: FLAGS -->` before a block runs it on a fresh daemon
-/// started with those flags; other blocks share one daemon (with `relay.group` root) and one
+/// started with those flags; other blocks share one daemon (with `relay.group` root, box `kiosk-7`) and one
 /// connection, in order.
 @Suite("docs/PROTOCOL.md examples", .serialized)
 struct ProtocolDocExamplesTests {
@@ -97,7 +97,7 @@ struct ProtocolDocExamplesTests {
             } else {
                 if shared == nil {
                     // The replaying process runs as root: in the relay.* examples it is the relay.
-                    let d = try DaemonProcess(arguments: ["--relay-group", "root"]).start()
+                    let d = try DaemonProcess(arguments: ["--relay-group", "root", "--box-name", "kiosk-7"]).start()
                     shared = (d, try d.connect())
                 }
                 (daemon, conn) = shared!

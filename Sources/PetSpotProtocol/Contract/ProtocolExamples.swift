@@ -170,19 +170,21 @@ enum ProtocolExamples {
     static let box = "kiosk-7"
     /// Where a finder searches from: a few dozen metres from where the dog was last seen.
     static let searchedFrom = AnimalPosition(latitude: JSONNumber(validatedLiteral: "52.2297"), longitude: JSONNumber(validatedLiteral: "21.0122"))
+    /// The same place as a listing answers it: coordinates always with 5 decimals.
+    static let searchedFromAnswered = AnimalPosition(latitude: JSONNumber(validatedLiteral: "52.22970"), longitude: JSONNumber(validatedLiteral: "21.01220"))
 
     enum AnimalView { case publicView, staffView }
 
     /// The examples' report on the animal list: for the public masked, to 3 decimals, without
-    /// its chip; for staff whole.
-    static func animal(_ view: AnimalView) -> Animal {
+    /// its chip; for staff whole. `measured`: listed from `searchedFrom`, with its distance.
+    static func animal(_ view: AnimalView, measured: Bool = true) -> Animal {
         let staff = view == .staffView
         return Animal(
             id: reportID, box: box, status: .missing, chipNumber: staff ? "616091234567890" : nil, species: "dog", race: "Beagle", gender: "male",
             age: 4, disappearanceDate: "2026-11-25",
             lastSeen: staff ? .init(latitude: latitude, longitude: longitude)
                 : .init(latitude: JSONNumber(validatedLiteral: "52.230"), longitude: JSONNumber(validatedLiteral: "21.012")),
-            distanceKm: JSONNumber(validatedLiteral: staff ? "0.006" : "0.036"), description: "Brown collar, white paws",
+            distanceKm: measured ? JSONNumber(validatedLiteral: staff ? "0.006" : "0.036") : nil, description: "Brown collar, white paws",
             photo: .init(mediaType: "image/png", bytes: 70, sha256: photoSHA256),
             contact: staff ? .init(phone: "+48601234567", email: "owner@example.org") : .init(phone: "+••••••••567", email: "o•••@example.org"),
             submittedAt: submittedAt, updatedAt: submittedAt, version: 1)

@@ -97,7 +97,7 @@ public enum AnimalsList: RPCMethodSpec {
                                  "cursor": .nullable(.string("null at the end"))]),
         errors: [.storageFailed],
         example: ("near a place", Params(near: ProtocolExamples.searchedFrom, radiusKm: JSONNumber(5), limit: 20).json,
-                  Result(animals: [ProtocolExamples.animal(.publicView)], near: ProtocolExamples.searchedFrom, cursor: nil).json))
+                  Result(animals: [ProtocolExamples.animal(.publicView)], near: ProtocolExamples.searchedFromAnswered, cursor: nil).json))
 }
 
 /// The answer of a method about one animal.
@@ -142,7 +142,7 @@ public enum AnimalsGet: RPCMethodSpec {
     public static let contract = MethodContract(
         name, "One missing animal, as the caller may see it", params: [AnimalIDParams.contract],
         result: "animal", .object(["animal": .ref("Animal")]), errors: [.animalNotFound, .storageFailed],
-        example: ("for the public", Params(animalId: ProtocolExamples.reportID).json, Result(animal: ProtocolExamples.animal(.publicView)).json))
+        example: ("for the public", Params(animalId: ProtocolExamples.reportID).json, Result(animal: ProtocolExamples.animal(.publicView, measured: false)).json))
 }
 
 /// `animals.photo`: a missing animal's photo, the bytes `animal.photo` describes.
@@ -199,7 +199,7 @@ public enum AnimalsLookup: RPCMethodSpec {
         params: [.init("chipNumber", .string(), required: true, "The digits as read from the chip, in any formatting")],
         result: "animals", .object(["animals": .array(.ref("Animal"))]), errors: [.storageFailed],
         example: ("a chip read at a vet", Params(chipNumber: ProtocolExamples.chipNumberTyped).json,
-                  Result(animals: [ProtocolExamples.animal(.publicView)]).json))
+                  Result(animals: [ProtocolExamples.animal(.publicView, measured: false)]).json))
 }
 
 /// `animals.watch`: the missing animals near a place now, then `animals.changed` as they come,
@@ -253,5 +253,5 @@ public enum AnimalsWatch: RPCMethodSpec {
         result: "watch", .object(["subscription": SubscriptionID.schema, "animals": .array(.ref("Animal"))]),
         errors: [.limitExceeded, .storageFailed],
         example: ("near a place", Params(near: ProtocolExamples.searchedFrom, radiusKm: JSONNumber(5)).json,
-                  Result(subscription: ProtocolExamples.subscription, animals: [ProtocolExamples.animal(.publicView)]).json))
+                  Result(subscription: ProtocolExamples.subscription, animals: []).json))
 }
