@@ -51,13 +51,17 @@ public enum DaemonInfo: RPCMethodSpec {
         public let name: String
         public let version: String
         public let protocolVersion: Int
+        /// `box.name`: the name the box's reports carry on the animal list; nil from a daemon
+        /// older than revision 5.
+        public let box: String?
         public let locationProviders: [String]
         public let limits: [Limit]
 
-        public init(version: String, locationProviders: [String], limits: [Limit]) {
+        public init(version: String, box: String, locationProviders: [String], limits: [Limit]) {
             self.name = "petspotd"
             self.version = version
             self.protocolVersion = petspotProtocolVersion
+            self.box = box
             self.locationProviders = locationProviders
             self.limits = limits
         }
@@ -72,6 +76,7 @@ public enum DaemonInfo: RPCMethodSpec {
                 "name": .string(name),
                 "version": .string(version),
                 "protocolVersion": .int(protocolVersion),
+                "box": .optional(box),
                 "locationProviders": .array(locationProviders.map(JSONValue.string)),
                 "limits": .object(JSONObject(members: limits.map { (key: $0.name, value: .int($0.value)) })),
             ]
@@ -87,21 +92,23 @@ public enum DaemonInfo: RPCMethodSpec {
             name = try wire.string("name")
             version = try wire.string("version")
             protocolVersion = try wire.int("protocolVersion")
+            box = try wire.optionalString("box")
             locationProviders = try wire.strings("locationProviders")
             self.limits = read
         }
     }
 
     public static let contract = MethodContract(
-        name, "The daemon's name, version, protocol revision, location providers and limits",
+        name, "The daemon's name, version, protocol revision, box name, location providers and limits",
         result: "info", .object([
             "name": .constant("petspotd"),
             "version": .string(),
             "protocolVersion": .integer(1...Int(Int32.max)),
+            "box": .string("box.name: the name this box's reports carry on the animal list"),
             "locationProviders": .array(.string()),
             "limits": .map(of: .integer(0...Int.max), "Each limit of docs/OPERATIONS.md by its name under limits"),
         ]),
-        example: ("the daemon", [:], Result(version: petspotdVersion, locationProviders: ["gpsd"], limits: ProtocolExamples.limits).json))
+        example: ("the daemon", [:], Result(version: petspotdVersion, box: ProtocolExamples.box, locationProviders: ["gpsd"], limits: ProtocolExamples.limits).json))
 }
 
 /// `species.list`: the species a report may name, in the locale's words.

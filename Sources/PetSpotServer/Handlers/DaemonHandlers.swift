@@ -22,7 +22,7 @@ struct DaemonHandlers: Sendable {
 
     private static func info(_ settings: RuntimeSettings) -> DaemonInfo.Result {
         let limits = settings.configuration.limits
-        return DaemonInfo.Result(version: petspotdVersion, locationProviders: settings.location.providerNames,
+        return DaemonInfo.Result(version: petspotdVersion, box: settings.boxName, locationProviders: settings.location.providerNames,
                                  limits: DaemonConfiguration.Limits.table.filter(\.inDaemonInfo).map { .init($0.name, limits.effective($0)) })
     }
 
