@@ -15,8 +15,9 @@ struct ReportStoreBoardNearestTests {
         var entries: [BoardEntry] = []
         if query.origin != nil {
             let outcome = try await NearestSearch().next(in: query, after: after, count: limit + 1) {
-                boxes, fetchLimit async throws(ReportStoreError) in
-                let found = try await store.boardPlaces(in: boxes.map(ScaledBox.init), species: query.species, limit: fetchLimit)
+                boxes, excluding, fetchLimit async throws(ReportStoreError) in
+                let found = try await store.boardPlaces(in: boxes.map(ScaledBox.init(outward:)), excluding: excluding.map(ScaledBox.init(inward:)),
+                                                        species: query.species, limit: fetchLimit)
                 return (found.places.map(PlacedReport.init), found.complete)
             }
             entries = try await store.boardEntries(ids: outcome.keys.map(\.id))
@@ -118,8 +119,14 @@ struct ReportStoreBoardNearestTests {
 }
 
 extension ScaledBox {
-    init(_ box: GeoBox) {
+    init(outward box: GeoBox) {
         let scaled = box.scaledOutward
+        self.init(minLatitude: scaled.minLatitude, maxLatitude: scaled.maxLatitude,
+                  minLongitude: scaled.minLongitude, maxLongitude: scaled.maxLongitude)
+    }
+
+    init(inward box: GeoBox) {
+        let scaled = box.scaledInward
         self.init(minLatitude: scaled.minLatitude, maxLatitude: scaled.maxLatitude,
                   minLongitude: scaled.minLongitude, maxLongitude: scaled.maxLongitude)
     }
