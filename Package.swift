@@ -111,6 +111,9 @@ let package = Package(
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
         // The report store alone, in process: what durable submits cost without the socket and the flow.
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
+        // The animal list over a board of many reports, in process: a page's time per kind of query.
+        .executableTarget(name: "petspot-board-load", dependencies: ["PetSpotStore", "PetSpotBoard", "PetSpotJSON", "PetSpotViews"],
+                          path: "Benchmarks/petspot-board-load"),
 
         .testTarget(name: "PetSpotTextTests", dependencies: ["PetSpotText"]),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON", "PetSpotText"]),
