@@ -61,7 +61,7 @@ let package = Package(
         // A report's life after submit is pure rules (ReportLife) the store applies; erasure rewrites
         // the stored values with PetSpotJSON.
         .target(name: "PetSpotStore", dependencies: [
-            "PetSpotJSON",
+            "PetSpotJSON", "PetSpotViews", "PetSpotBoard",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -118,6 +118,9 @@ let package = Package(
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
         // The report store alone, in process: what durable submits cost without the socket and the flow.
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
+        // The animal list over a board of many reports, in process: a page's time per kind of query.
+        .executableTarget(name: "petspot-board-load", dependencies: ["PetSpotStore", "PetSpotBoard", "PetSpotJSON", "PetSpotViews"],
+                          path: "Benchmarks/petspot-board-load"),
 
         // What every suite of tests waits with: a condition polled until a deadline, never a fixed sleep.
         .target(name: "PetSpotTestSupport", path: "Tests/PetSpotTestSupport"),

@@ -31,12 +31,14 @@ let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
             var number = 0
             while clock.now < deadline {
                 number += 1
-                // Somewhere in Poland: each report a new place in the board's R*Tree.
+                // As the animal list finds it: somewhere in Poland (a new place in the board's
+                // R*Tree), a chip of its own, filed now.
                 let board = BoardFields(latitude: Int.random(in: 4_900_000...5_484_000), longitude: Int.random(in: 1_412_000...2_415_000),
-                                        chipDigits: "616091234567890", species: "dog", publicPhoto: nil)
+                                        chipDigits: "616" + String(Int.random(in: 100_000_000_000...999_999_999_999)),
+                                        species: writer % 3 == 0 ? "cat" : "dog", publicPhoto: nil)
                 let report = NewReport(
                     id: "report-\(writer)-\(number)", flowID: "flow-\(writer)-\(number)", ownerUID: 1000,
-                    submittedAt: "2026-11-23T12:00:00Z", valuesJSON: values, photo: nil, board: board)
+                    submittedAt: Date().formatted(Date.ISO8601FormatStyle()), valuesJSON: values, photo: nil, board: board)
                 let sent = clock.now
                 _ = try await store.submit(report)
                 mine.append(sent.duration(to: clock.now))

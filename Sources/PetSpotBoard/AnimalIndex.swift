@@ -3,9 +3,9 @@
 public protocol AnimalIndex: Sendable {
     associatedtype Failure: Error
 
-    /// The listed reports whose exact position lies in any of `boxes`, of `species` when given,
-    /// at most `limit`, and whether that was all of them.
-    func places(in boxes: [GeoBox], species: String?, limit: Int) async throws(Failure) -> (reports: [PlacedReport], complete: Bool)
+    /// The listed reports whose exact position lies in any of `boxes` and in none of
+    /// `excluding`, of `species` when given, at most `limit`, and whether that was all of them.
+    func places(in boxes: [GeoBox], excluding: [GeoBox], species: String?, limit: Int) async throws(Failure) -> (reports: [PlacedReport], complete: Bool)
 
     /// The reports of these ids.
     func animals(ids: [String]) async throws(Failure) -> [StoredAnimal]
@@ -27,8 +27,8 @@ extension AnimalQuery {
         let limit = max(limit, 1)
         var candidates: [StoredAnimal] = []
         if origin != nil {
-            let outcome = try await search.next(in: self, after: after, count: limit + 1) { (boxes, fetchLimit) async throws(Index.Failure) in
-                try await index.places(in: boxes, species: species, limit: fetchLimit)
+            let outcome = try await search.next(in: self, after: after, count: limit + 1) { (boxes, excluding, fetchLimit) async throws(Index.Failure) in
+                try await index.places(in: boxes, excluding: excluding, species: species, limit: fetchLimit)
             }
             candidates = try await index.animals(ids: outcome.keys.map(\.id))
             // Those without a position come after all the others, and never within a radius.

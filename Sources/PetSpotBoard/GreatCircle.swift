@@ -22,8 +22,15 @@ public enum GreatCircle {
 
     /// The haversine distance in km; 0 between equal points, symmetric, never above `maxDistanceKm`.
     public static func distanceKm(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        let φ1 = radians(a.latitude), φ2 = radians(b.latitude)
-        let Δφ = φ2 - φ1, Δλ = radians(b.longitude) - radians(a.longitude)
+        distanceKm(latitude: a.latitude.degrees, longitude: a.longitude.degrees,
+                   latitude: b.latitude.degrees, longitude: b.longitude.degrees)
+    }
+
+    /// The same between positions in degrees that need not be on the 5-decimal grid (a box's corner).
+    static func distanceKm(latitude aLatitude: Double, longitude aLongitude: Double,
+                           latitude bLatitude: Double, longitude bLongitude: Double) -> Double {
+        let φ1 = radians(degrees: aLatitude), φ2 = radians(degrees: bLatitude)
+        let Δφ = φ2 - φ1, Δλ = radians(degrees: bLongitude) - radians(degrees: aLongitude)
         let sinHalfΔφ = sin(Δφ / 2), sinHalfΔλ = sin(Δλ / 2)
         // Rounding can push h a hair past 1 near the antipode; sqrt(1 - h) must stay real.
         let h = min(1, sinHalfΔφ * sinHalfΔφ + cos(φ1) * cos(φ2) * sinHalfΔλ * sinHalfΔλ)

@@ -52,6 +52,8 @@ extension RPCError {
             self.init(.invalidParams, "\"cursor\" is not one this daemon gave out", parameter: "cursor")
         case .reportNotFound:
             self.init(.reportNotFound, "\"reportIds\": \(error.message); nothing was marked delivered", parameter: "reportIds")
+        case .unreadableValues:
+            self.init(.internalError, error.message)
         default:
             self.init(.storageFailed, "the reports database failed: \(error.clientMessage)")
         }

@@ -112,7 +112,7 @@ enum ReportSchema {
             """
             CREATE TABLE board (
                 seq INTEGER PRIMARY KEY,  -- the R*Tree's id
-                report_seq INTEGER UNIQUE REFERENCES report(seq),  -- the box's own report; NULL: another box's
+                report_seq INTEGER REFERENCES report(seq),  -- the box's own report; NULL: another box's
                 id TEXT NOT NULL,
                 box TEXT NOT NULL,  -- the box.name of the box it was filed at
                 status TEXT NOT NULL CHECK (status IN ('missing', 'found', 'withdrawn', 'expired')),
@@ -170,15 +170,20 @@ enum ReportSchema {
                 DELETE FROM board_position WHERE seq = old.seq;
             END
             """,
-            // The list newest first (AnimalOrderKey without an origin), by species, and the
-            // reports without a position, which follow the others nearest first.
-            "CREATE INDEX board_newest ON board(submitted_at DESC, id) WHERE status = 'missing'",
-            "CREATE INDEX board_species_newest ON board(species, submitted_at DESC, id) WHERE status = 'missing'",
-            "CREATE INDEX board_unplaced_newest ON board(submitted_at DESC, id) WHERE status = 'missing' AND latitude IS NULL",
+            // The list newest first (AnimalOrderKey without an origin: submitted_at descending,
+            // then id), by species, and the reports without a position, which follow the others
+            // nearest first. Read backwards: a new report goes at the end, where SQLite appends
+            // to a b-tree most cheaply.
+            "CREATE INDEX board_newest ON board(submitted_at, id DESC) WHERE status = 'missing'",
+            "CREATE INDEX board_species_newest ON board(species, submitted_at, id DESC) WHERE status = 'missing'",
+            "CREATE INDEX board_unplaced_newest ON board(submitted_at, id DESC) WHERE status = 'missing' AND latitude IS NULL",
             "CREATE INDEX board_chip ON board(chip_digits) WHERE status = 'missing' AND chip_digits IS NOT NULL",
-            "CREATE INDEX board_id ON board(id)",
+            // A report is found by its id through `report` when it is the box's own, through the
+            // second index when another box's: no index of every id, which a submit would write
+            // at a random place (ids are random) besides the report's own.
+            "CREATE UNIQUE INDEX board_own ON board(report_seq) WHERE report_seq IS NOT NULL",
             // Another box's report is held once per box it was filed at.
-            "CREATE UNIQUE INDEX board_other_box ON board(box, id) WHERE report_seq IS NULL",
+            "CREATE UNIQUE INDEX board_other_box ON board(id, box) WHERE report_seq IS NULL",
             // Photos stored before the board, still to be described: few, and none once done.
             "CREATE INDEX board_undescribed ON board(seq) WHERE public_photo = 'undescribed'",
         ], statementsWithBoxName: [

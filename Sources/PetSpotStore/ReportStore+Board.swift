@@ -5,22 +5,32 @@ import SQLiteNIO
 // PetSpotBoard's; the store finds the reports. Each read is bounded by its limit. "Listed": on
 // the board, `missing`, and the copy of its report that counts (`countingCopy`).
 extension ReportStore {
-    /// The listed (`missing`) reports whose exact position lies in any of `boxes`, of
-    /// `species` when given, each once: at most `limit` of them, in no particular order, and
-    /// whether that was all of them (`complete`). The R*Tree finds them; every position is
-    /// checked again on the board's own columns.
+    /// The listed (`missing`) reports whose exact position lies in any of `boxes` and in none
+    /// of `excluding`, of `species` when given, each once: at most `limit` of them, in no
+    /// particular order, and whether that was all of them (`complete`). The R*Tree finds them;
+    /// every position is checked again on the board's own columns.
     ///
     /// A nearest-first search asks for the boxes around its origin (PetSpotBoard's
-    /// `SearchArea.boundingBoxes`, rounded outward), measures what comes back and reads the
-    /// entries it keeps with `boardEntries(ids:)`. A limit below 1 throws `.invalidLimit`.
+    /// `SearchArea.boundingBoxes`, rounded outward), leaving out boxes of reports nearer than
+    /// its cursor (rounded inward), measures what comes back and reads the entries it keeps
+    /// with `boardEntries(ids:)`. A limit below 1 throws `.invalidLimit`.
     public func boardPlaces(
-        in boxes: [ScaledBox], species: String?, limit: Int
+        in boxes: [ScaledBox], excluding: [ScaledBox] = [], species: String?, limit: Int
     ) async throws(ReportStoreError) -> (places: [BoardPlace], complete: Bool) {
         try Self.checkLimit(limit)
         let searched = boxes.filter { !$0.isEmpty }
         guard !searched.isEmpty else { return ([], true) }
         var selects: [String] = []
         var binds: [SQLiteData] = []
+        // Left out on the R*Tree's own columns, before the board's row is read.
+        let excluded = excluding.filter { !$0.isEmpty }
+        let leftOut = excluded.map { _ in
+            " AND NOT (board_position.min_latitude >= ? AND board_position.max_latitude <= ?"
+                + " AND board_position.min_longitude >= ? AND board_position.max_longitude <= ?)"
+        }.joined()
+        let leftOutBinds: [SQLiteData] = excluded.flatMap {
+            [SQLiteData.integer($0.minLatitude), .integer($0.maxLatitude), .integer($0.minLongitude), .integer($0.maxLongitude)]
+        }
         for box in searched {
             // The R*Tree's terms on its own columns, then the exact position on the board's.
             selects.append("""
@@ -29,10 +39,10 @@ extension ReportStore {
                   AND board_position.min_longitude >= ? AND board_position.max_longitude <= ?
                   AND board.status = 'missing' AND board.latitude BETWEEN ? AND ? AND board.longitude BETWEEN ? AND ?
                   AND \(Self.countingCopy)
-                """ + (species == nil ? "" : " AND board.species = ?"))
+                """ + leftOut + (species == nil ? "" : " AND board.species = ?"))
             let bounds: [SQLiteData] = [.integer(box.minLatitude), .integer(box.maxLatitude),
                                         .integer(box.minLongitude), .integer(box.maxLongitude)]
-            binds += bounds + bounds + (species.map { [.text($0)] } ?? [])
+            binds += bounds + bounds + leftOutBinds + (species.map { [.text($0)] } ?? [])
         }
         // UNION: a report in two boxes that overlap is given once.
         let sql = selects.joined(separator: " UNION ") + " LIMIT ?"
@@ -88,11 +98,12 @@ extension ReportStore {
         return try await reading("cannot read the board") { db in
             var found: [BoardEntry] = []
             // Within SQLite's smallest limit of bound variables per statement.
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = ids[start..<min(start + 500, ids.count)]
+            for start in stride(from: 0, to: ids.count, by: 250) {
+                let chunk = ids[start..<min(start + 250, ids.count)]
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let binds = chunk.map { SQLiteData.text($0) }
                 found += try await db.rows(
-                    "SELECT \(BoardEntry.selectedColumns) FROM board WHERE id IN (\(marks))", chunk.map { .text($0) }
+                    "SELECT \(BoardEntry.selectedColumns) FROM board WHERE \(Self.idIn(marks))", binds + binds
                 ).map(BoardEntry.init(row:))
             }
             return found
@@ -105,9 +116,9 @@ extension ReportStore {
     public func boardEntry(id: String) async throws(ReportStoreError) -> BoardEntry? {
         try await reading("cannot read the board") { db in
             try await db.row("""
-                SELECT \(BoardEntry.selectedColumns) FROM board WHERE id = ?
+                SELECT \(BoardEntry.selectedColumns) FROM board WHERE \(Self.idIn("?"))
                 ORDER BY version DESC, report_seq IS NULL, seq LIMIT 1
-                """, [.text(id)]).map(BoardEntry.init(row:))
+                """, [.text(id), .text(id)]).map(BoardEntry.init(row:))
         }
     }
 
@@ -132,8 +143,8 @@ extension ReportStore {
         try await reading("cannot read a photo of the board") { db in
             guard let row = try await db.row("""
                 SELECT report.photo_media_type AS media_type, report.photo_sha256 AS sha256, report.photo AS photo
-                FROM board JOIN report ON report.seq = board.report_seq
-                WHERE board.id = ? AND board.status = 'missing' AND report.photo IS NOT NULL LIMIT 1
+                FROM report JOIN board ON board.report_seq = report.seq
+                WHERE report.id = ? AND board.status = 'missing' AND report.photo IS NOT NULL
                 """, [.text(id)])
             else { return nil }
             return StoredPhoto(mediaType: try row.text("media_type"), sha256: try row.text("sha256"),
@@ -156,9 +167,17 @@ extension ReportStore {
     /// the box's own reports, the first test settles it once per statement.
     static let countingCopy = """
         (NOT EXISTS (SELECT 1 FROM board WHERE report_seq IS NULL) OR NOT EXISTS (
-            SELECT 1 FROM board AS other WHERE other.id = board.id AND other.seq <> board.seq
+            SELECT 1 FROM board AS other
+            WHERE (other.report_seq = (SELECT seq FROM report WHERE report.id = board.id) OR (other.report_seq IS NULL AND other.id = board.id))
+              AND other.seq <> board.seq
               AND (other.version, other.report_seq IS NOT NULL, -other.seq) > (board.version, board.report_seq IS NOT NULL, -board.seq)))
         """
+
+    /// Rows of the board whose report id is among `marks` (placeholders, bound twice in a row):
+    /// the box's own through `report`'s index of ids, other boxes' through theirs (ReportSchema).
+    static func idIn(_ marks: String) -> String {
+        "(board.report_seq IN (SELECT seq FROM report WHERE report.id IN (\(marks))) OR (board.report_seq IS NULL AND board.id IN (\(marks))))"
+    }
 
     static func checkLimit(_ limit: Int) throws(ReportStoreError) {
         guard limit >= 1 else {

@@ -38,7 +38,7 @@ extension ReportStore {
         return try await writing("cannot describe a public photo") { db in
             let changed = try await db.rows("""
                 UPDATE board SET public_photo = ?, public_photo_media_type = ?, public_photo_bytes = ?, public_photo_sha256 = ?
-                WHERE id = ? AND report_seq IS NOT NULL AND public_photo = 'undescribed' AND photo_sha256 = ?
+                WHERE report_seq = (SELECT seq FROM report WHERE id = ?) AND public_photo = 'undescribed' AND photo_sha256 = ?
                 RETURNING seq
                 """, values + [.text(id), .text(photoSHA256)])
             return (!changed.isEmpty, erasedAt: nil)

@@ -19,6 +19,9 @@ public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
         /// Board fields handed in that cannot be stored (a position out of range or half given,
         /// a chip number of more than digits): the caller's reading of the values is wrong.
         case invalidBoardFields
+        /// Values the store holds that do not read as the report values they must be: written
+        /// by something other than this daemon, or damaged inside a valid database.
+        case unreadableValues
         /// An id that names no stored report (the message names it).
         case reportNotFound
         /// The report collides with a stored one in a way a retry cannot fix

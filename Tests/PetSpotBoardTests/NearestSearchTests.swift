@@ -13,19 +13,20 @@ struct NearestSearchTests {
     /// position (degrees × 100 000) lies in a box rounded outward, at most `limit`.
     final class BoxIndex: @unchecked Sendable {
         let reports: [PlacedReport]
-        var fetches: [(boxes: [GeoBox], given: Int)] = []
+        var fetches: [(boxes: [GeoBox], excluding: [GeoBox], given: Int)] = []
 
         init(_ reports: [PlacedReport]) { self.reports = reports }
 
-        func fetch(_ boxes: [GeoBox], _ limit: Int) -> (reports: [PlacedReport], complete: Bool) {
-            let scaled = boxes.map(\.scaledOutward)
-            let found = reports.filter { report in
-                scaled.contains { box in
-                    (box.minLatitude...box.maxLatitude).contains(report.position.latitude.scaled)
-                        && (box.minLongitude...box.maxLongitude).contains(report.position.longitude.scaled)
-                }
+        func fetch(_ boxes: [GeoBox], _ excluding: [GeoBox], _ limit: Int) -> (reports: [PlacedReport], complete: Bool) {
+            func holds(_ box: (minLatitude: Int, maxLatitude: Int, minLongitude: Int, maxLongitude: Int), _ report: PlacedReport) -> Bool {
+                let latitude = report.position.latitude.scaled, longitude = report.position.longitude.scaled
+                return box.minLatitude <= latitude && latitude <= box.maxLatitude
+                    && box.minLongitude <= longitude && longitude <= box.maxLongitude
             }
-            fetches.append((boxes, min(found.count, limit)))
+            let found = reports.filter { report in
+                boxes.contains { holds($0.scaledOutward, report) } && !excluding.contains { holds($0.scaledInward, report) }
+            }
+            fetches.append((boxes, excluding, min(found.count, limit)))
             return (Array(found.prefix(limit)), found.count <= limit)
         }
     }
@@ -100,8 +101,8 @@ struct NearestSearchTests {
             var listed: [AnimalOrderKey] = []
             while true {
                 let expected = Array(Self.expected(reports, query, after: after).prefix(pageSize))
-                let outcome = await NearestSearch().next(in: query, after: after, count: pageSize) { boxes, limit in
-                    index.fetch(boxes, limit)
+                let outcome = await NearestSearch().next(in: query, after: after, count: pageSize) { boxes, excluding, limit in
+                    index.fetch(boxes, excluding, limit)
                 }
                 #expect(outcome.keys == expected, "page after \(String(describing: after))")
                 listed += outcome.keys
@@ -121,7 +122,7 @@ struct NearestSearchTests {
         let origin = try GeoPoint(latitude: Coordinate(scaled: center.0), longitude: Coordinate(scaled: center.1))
         let query = try AnimalQuery(origin: .near(origin), radiusKm: nil, species: nil, standing: .public)
         let index = BoxIndex(reports)
-        let outcome = await NearestSearch().next(in: query, after: nil, count: 21) { boxes, limit in index.fetch(boxes, limit) }
+        let outcome = await NearestSearch().next(in: query, after: nil, count: 21) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }
         #expect(outcome.keys == Array(Self.expected(reports, query, after: nil).prefix(21)))
         #expect(outcome.fetches <= 4)
         #expect(outcome.fetched < 500, "\(outcome)")
@@ -137,11 +138,11 @@ struct NearestSearchTests {
         let plainBox = try SearchArea(center: origin, radiusKm: 1.001).boundingBoxes()[0]
         #expect(!plainBox.contains(reports[0].position))
         let index = BoxIndex(reports)
-        let outcome = await NearestSearch().next(in: query, after: nil, count: 5) { boxes, limit in index.fetch(boxes, limit) }
+        let outcome = await NearestSearch().next(in: query, after: nil, count: 5) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }
         #expect(outcome.keys.map(\.id) == ["edge"])
         // Staff measure from the exact position: it is outside.
         let staff = try AnimalQuery(origin: .near(origin), radiusKm: 1.001, species: nil, standing: .staff)
-        #expect(await NearestSearch().next(in: staff, after: nil, count: 5) { boxes, limit in index.fetch(boxes, limit) }.keys == [])
+        #expect(await NearestSearch().next(in: staff, after: nil, count: 5) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }.keys == [])
     }
 
     @Test("a fetch that holds more than the search takes is narrowed; reports all at one spot are read without bound")
@@ -153,13 +154,13 @@ struct NearestSearchTests {
         let query = try AnimalQuery(origin: .near(origin), radiusKm: nil, species: nil, standing: .staff)
         let search = NearestSearch(initialRadiusKm: 1, maxFetched: 20)
         let index = BoxIndex(reports)
-        let outcome = await search.next(in: query, after: nil, count: 6) { boxes, limit in index.fetch(boxes, limit) }
+        let outcome = await search.next(in: query, after: nil, count: 6) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }
         #expect(outcome.keys == Array(Self.expected(reports, query, after: nil).prefix(6)))
         #expect(index.fetches.allSatisfy { $0.given <= 20 })
 
         let spot = (0..<30).map { Self.placed("spot-\($0)", 5_210_000, 2_100_000) }
         let crowded = BoxIndex(spot)
-        let all = await search.next(in: query, after: nil, count: 25) { boxes, limit in crowded.fetch(boxes, limit) }
+        let all = await search.next(in: query, after: nil, count: 25) { boxes, excluding, limit in crowded.fetch(boxes, excluding, limit) }
         #expect(all.keys == Array(Self.expected(spot, query, after: nil).prefix(25)))
         #expect(crowded.fetches.last?.given == 30)
     }
@@ -171,7 +172,7 @@ struct NearestSearchTests {
                        Self.placed("b", 5_200_200, 2_100_000)]
         let query = try AnimalQuery(origin: .near(origin), radiusKm: nil, species: nil, standing: .staff)
         let index = BoxIndex(reports)
-        let outcome = await NearestSearch().next(in: query, after: nil, count: 2) { boxes, limit in index.fetch(boxes, limit) }
+        let outcome = await NearestSearch().next(in: query, after: nil, count: 2) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }
         #expect(outcome.keys.map(\.id) == ["b", "a"])
         #expect(outcome.keys == Self.expected(reports, query, after: nil))
     }
@@ -180,19 +181,90 @@ struct NearestSearchTests {
     func nothingToSearch() async throws {
         let index = BoxIndex([Self.placed("a", 0, 0)])
         let newest = try AnimalQuery(origin: nil, radiusKm: nil, species: nil, standing: .public)
-        #expect(await NearestSearch().next(in: newest, after: nil, count: 5) { boxes, limit in index.fetch(boxes, limit) }.keys == [])
+        #expect(await NearestSearch().next(in: newest, after: nil, count: 5) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }.keys == [])
         let near = try AnimalQuery(origin: .near(point("0", "0")), radiusKm: nil, species: nil, standing: .public)
         let unplaced = AnimalOrderKey(distanceKm: nil, submittedAt: "2026-11-21T12:00:00Z", id: "x")
-        #expect(await NearestSearch().next(in: near, after: unplaced, count: 5) { boxes, limit in index.fetch(boxes, limit) }.keys == [])
+        #expect(await NearestSearch().next(in: near, after: unplaced, count: 5) { boxes, excluding, limit in index.fetch(boxes, excluding, limit) }.keys == [])
         #expect(index.fetches.isEmpty)
     }
 
-    @Test("a box's bounds in degrees × 100 000, rounded outward")
-    func scaledOutward() {
+    @Test("a deep page reads the ring past its cursor, not the pages before it again")
+    func deepPage() async throws {
+        let center = (5_222_968, 2_101_223)
+        let reports = Self.scattered(around: center, spread: 300_000, count: 5_000, seed: 7)
+        let origin = try GeoPoint(latitude: Coordinate(scaled: center.0), longitude: Coordinate(scaled: center.1))
+        let query = try AnimalQuery(origin: .near(origin), radiusKm: nil, species: nil, standing: .public)
+        let keys = Self.expected(reports, query, after: nil)
+        let after = keys[999]
+        let index = BoxIndex(reports)
+        let outcome = await NearestSearch().next(in: query, after: after, count: 21) { boxes, excluding, limit in
+            index.fetch(boxes, excluding, limit)
+        }
+        #expect(outcome.keys == Array(keys[1_000..<1_021]))
+        #expect(index.fetches.allSatisfy { $0.excluding.count == 2 })
+        // The same search given everything in its boxes reads half as much again, or more.
+        let everything = BoxIndex(reports)
+        let unexcluded = await NearestSearch().next(in: query, after: after, count: 21) { boxes, _, limit in
+            everything.fetch(boxes, [], limit)
+        }
+        #expect(unexcluded.keys == outcome.keys)
+        #expect(Double(outcome.fetched) * 2 < Double(unexcluded.fetched), "\(outcome) against \(unexcluded)")
+    }
+
+    @Test("the boxes left out past a cursor hold only positions nearer than it, as each standing measures them",
+          arguments: [("52.22968", "21.01223"), ("-33.86882", "151.20930"), ("0", "0"), ("70.0", "-179.5"), ("88.9", "10")])
+    func innerBox(latitude: String, longitude: String) throws {
+        let origin = point(latitude, longitude)
+        for km in [0.05, 0.3, 1, 7.5, 40, 300] {
+            for standing in Standing.allCases {
+                let reach = NearestSearch.roundingReach(decimals: standing.positionDecimals)
+                let boxes = NearestSearch.innerBoxes(around: origin, nearerThanKm: km, reach: reach)
+                #expect(boxes.count == 0 || boxes.count == 2)
+                for box in boxes {
+                    let scaled = box.scaledInward
+                    #expect(scaled.minLatitude <= scaled.maxLatitude && scaled.minLongitude <= scaled.maxLongitude)
+                    // Its edges, corners and a grid inside, on the 5-decimal grid.
+                    for i in 0...20 {
+                        for j in 0...20 {
+                            let position = try GeoPoint(
+                                latitude: Coordinate(scaled: scaled.minLatitude + (scaled.maxLatitude - scaled.minLatitude) * i / 20),
+                                longitude: Coordinate(scaled: scaled.minLongitude + (scaled.maxLongitude - scaled.minLongitude) * j / 20))
+                            let distance = GreatCircle.distanceKm(origin, position.rounded(toDecimals: standing.positionDecimals))
+                            #expect(distance < km, "\(position) is \(distance) km from \(origin), not under \(km)")
+                        }
+                    }
+                }
+            }
+        }
+        // Near a pole or ±180°, none.
+        #expect(NearestSearch.innerBoxes(around: point("89.5", "0"), nearerThanKm: 100, reach: 0) == [])
+        #expect(NearestSearch.innerBoxes(around: point("0", "179.99"), nearerThanKm: 10, reach: 0) == [])
+        #expect(NearestSearch.innerBoxes(around: point("0", "0"), nearerThanKm: 0.01, reach: 0.0005) == [])
+        // Away from both, the cross is there, and covers more than a square in the circle would.
+        let center = point("52.0", "21.0")
+        let cross = NearestSearch.innerBoxes(around: center, nearerThanKm: 30, reach: 0.0005)
+        #expect(cross.count == 2)
+        var inCircle = 0, inCross = 0
+        for i in -100...100 {
+            for j in -100...100 {
+                let position = try GeoPoint(latitude: Coordinate(scaled: 5_200_000 + i * 270), longitude: Coordinate(scaled: 2_100_000 + j * 440))
+                guard GreatCircle.distanceKm(center, position) < 30 else { continue }
+                inCircle += 1
+                if cross.contains(where: { $0.contains(position) }) { inCross += 1 }
+            }
+        }
+        #expect(Double(inCross) > Double(inCircle) * 0.7, "\(inCross) of \(inCircle)")
+    }
+
+    @Test("a box's bounds in degrees × 100 000, rounded outward or inward")
+    func scaledBounds() {
         let box = GeoBox(minLatitude: 52.229685, maxLatitude: 52.2296801, minLongitude: -180.0000001, maxLongitude: 21.012225)
-        let scaled = box.scaledOutward
-        #expect(scaled.minLatitude == 5_222_968 && scaled.maxLatitude == 5_222_969)
-        #expect(scaled.minLongitude == -18_000_001 && scaled.maxLongitude == 2_101_223)
+        let outward = box.scaledOutward
+        #expect(outward.minLatitude == 5_222_968 && outward.maxLatitude == 5_222_969)
+        #expect(outward.minLongitude == -18_000_001 && outward.maxLongitude == 2_101_223)
+        let inward = box.scaledInward
+        #expect(inward.minLatitude == 5_222_969 && inward.maxLatitude == 5_222_968)
+        #expect(inward.minLongitude == -18_000_000 && inward.maxLongitude == 2_101_222)
     }
 }
 

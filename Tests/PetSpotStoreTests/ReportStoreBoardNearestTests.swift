@@ -12,7 +12,7 @@ import Testing
 struct ReportStoreBoardNearestTests {
     /// One page of `query` after `after`: the store's reads, PetSpotBoard's rules.
     static func page(_ store: ReportStore, _ query: AnimalQuery, after: AnimalOrderKey?, limit: Int) async throws -> AnimalListPage {
-        try await query.page(from: StoreIndex(store: store), after: after, limit: limit)
+        try await query.page(from: BoardAnimalIndex(store: store), after: after, limit: limit)
     }
 
     /// Every page of the listing, following its cursors.
@@ -81,7 +81,7 @@ struct ReportStoreBoardNearestTests {
             try await Self.fill(store)
             let near = try c.near.map { try GeoPoint(latitude: DecimalLiteral(parsing: $0.0)!, longitude: DecimalLiteral(parsing: $0.1)!) }
             let query = try AnimalQuery(origin: near.map { .near($0) }, radiusKm: c.radiusKm, species: c.species, standing: c.standing)
-            let everything = try await store.boardEntries(ids: (0..<1_005).map { "report-\($0)" }).map(StoredAnimal.init)
+            let everything = try await store.boardEntries(ids: (0..<1_005).map { "report-\($0)" }).map { try StoredAnimal($0) }
             var expected: [[Animal]] = []
             var after: AnimalOrderKey?
             repeat {
@@ -96,52 +96,5 @@ struct ReportStoreBoardNearestTests {
             }
             #expect(expected.joined().count > c.limit)
         }
-    }
-}
-
-extension ScaledBox {
-    init(_ box: GeoBox) {
-        let scaled = box.scaledOutward
-        self.init(minLatitude: scaled.minLatitude, maxLatitude: scaled.maxLatitude,
-                  minLongitude: scaled.minLongitude, maxLongitude: scaled.maxLongitude)
-    }
-}
-
-extension PlacedReport {
-    init(_ place: BoardPlace) {
-        self.init(id: place.id, version: place.version, submittedAt: place.submittedAt,
-                  position: try! GeoPoint(latitude: Coordinate(scaled: place.latitude), longitude: Coordinate(scaled: place.longitude)))
-    }
-}
-
-extension StoredAnimal {
-    /// The board's entry as the list's rules read it.
-    init(_ entry: BoardEntry) throws {
-        guard case .object(let values) = try JSONParser.parse(entry.valuesJSON) else { throw StoredValuesError("values", "not an object") }
-        let publicPhoto: Animal.Photo? = if case .cleaned(let copy) = entry.publicPhoto {
-            Animal.Photo(mediaType: copy.mediaType, bytes: copy.bytes, sha256: copy.sha256)
-        } else { nil }
-        try self.init(id: entry.id, box: entry.box, status: Animal.Status(rawValue: entry.status.rawValue)!,
-                      submittedAt: entry.submittedAt, updatedAt: "\(entry.updatedAt)", version: entry.version,
-                      values: values, metadataFreePhoto: publicPhoto)
-    }
-}
-
-/// The store's board as the list's rules read it.
-struct StoreIndex: AnimalIndex {
-    let store: ReportStore
-
-    func places(in boxes: [GeoBox], species: String?, limit: Int) async throws -> (reports: [PlacedReport], complete: Bool) {
-        let found = try await store.boardPlaces(in: boxes.map(ScaledBox.init), species: species, limit: limit)
-        return (found.places.map(PlacedReport.init), found.complete)
-    }
-
-    func animals(ids: [String]) async throws -> [StoredAnimal] {
-        try await store.boardEntries(ids: ids).map(StoredAnimal.init)
-    }
-
-    func newestFirst(after: (submittedAt: String, id: String)?, species: String?, withPosition: Bool?, limit: Int) async throws -> [StoredAnimal] {
-        let position: BoardPositionFilter = switch withPosition { case true?: .with; case false?: .without; case nil: .any }
-        return try await store.boardNewestFirst(after: after, species: species, position: position, limit: limit).map(StoredAnimal.init)
     }
 }

@@ -131,6 +131,27 @@ struct ReportStoreBoardSearchTests {
         }
     }
 
+    @Test("a box left out: what lies in it is not given, on its edges neither")
+    func excluding() async throws {
+        try await withTemporaryStore { store in
+            try await Self.fill(store)
+            let poland = Self.box(4_900_000, 5_500_000, 1_400_000, 2_500_000)
+            let outside = Self.expected(in: [.world]).filter { !Self.expected(in: [poland]).contains($0) }
+            #expect(try await store.boardPlaces(in: [.world], excluding: [poland], species: nil, limit: 10_000).places.map(\.id).sorted()
+                == outside)
+            let warsaw = Self.box(5_222_968, 5_222_968, 2_101_223, 2_101_223)
+            #expect(try await store.boardPlaces(in: [poland], excluding: [warsaw], species: nil, limit: 10).places.map(\.id)
+                .filter { $0 == "warsaw" } == [])
+            // Two boxes left out: neither's reports are given.
+            let west = Self.box(4_900_000, 5_500_000, 1_400_000, 1_900_000), east = Self.box(4_900_000, 5_500_000, 2_000_000, 2_500_000)
+            #expect(try await store.boardPlaces(in: [poland], excluding: [west, east], species: nil, limit: 10_000).places.map(\.id).sorted()
+                == Self.expected(in: [poland]).filter { !Self.expected(in: [west, east]).contains($0) })
+            // An empty box leaves nothing out.
+            #expect(try await store.boardPlaces(in: [poland], excluding: [Self.box(1, 0, 1, 0)], species: nil, limit: 10_000).places
+                .map(\.id).sorted() == Self.expected(in: [poland]))
+        }
+    }
+
     @Test("a search takes at most its limit, and says whether that was all")
     func limit() async throws {
         try await withTemporaryStore { store in

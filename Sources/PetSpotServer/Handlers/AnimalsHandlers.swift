@@ -22,7 +22,7 @@ struct AnimalsHandlers: Sendable {
         let limit = params.limit ?? min(Self.defaultLimit, context.limits.maxReportsPage)
         return .later { () async throws(RPCError) -> AnimalsList.Result in
             let (query, after) = try Self.query(params, standing: standing, peer: peer, services: services)
-            let page = try await query.page(from: BoardIndex(services: services), after: after, limit: limit)
+            let page = try await Self.page(query, after: after, limit: limit, services)
             return AnimalsList.Result(animals: page.animals, near: query.origin.map { AnimalPosition($0.point) }, cursor: page.cursor?.text)
         }
     }
@@ -66,7 +66,7 @@ struct AnimalsHandlers: Sendable {
         return .later { () async throws(RPCError) -> AnimalsLookup.Result in
             let entries = try await storeCall { () async throws(ReportStoreError) in try await services.store.boardEntries(chipDigits: key.digits, limit: limit) }
             var animals: [Animal] = []
-            for entry in entries { animals.append(try StoredAnimal(entry).animal(for: standing, near: nil)) }
+            for entry in entries { animals.append(try Self.stored(entry).animal(for: standing, near: nil)) }
             return AnimalsLookup.Result(animals: animals)
         }
     }
@@ -85,7 +85,7 @@ struct AnimalsHandlers: Sendable {
                                              "a connection may hold at most \(max) watches; unwatch one first")
             }
             do throws(RPCError) {
-                let page = try await query.page(from: BoardIndex(services: services), after: nil, limit: limit)
+                let page = try await Self.page(query, after: nil, limit: limit, services)
                 return AnimalsWatch.Result(subscription: id, animals: page.animals)
             } catch {
                 _ = services.subscriptions.unwatch(id, by: subscriber)
@@ -102,7 +102,21 @@ struct AnimalsHandlers: Sendable {
             throw RPCError(.animalNotFound, "no missing animal \"\(id)\" on this box's list: never listed, or found, withdrawn, expired or erased since",
                            parameter: "animalId")
         }
-        return try StoredAnimal(entry)
+        return try Self.stored(entry)
+    }
+
+    /// The page `query` shows after `after`, read from the store's board.
+    static func page(_ query: AnimalQuery, after: AnimalOrderKey?, limit: Int, _ services: DaemonServices) async throws(RPCError) -> AnimalListPage {
+        let index = BoardAnimalIndex(store: services.store)
+        return try await storeCall { () async throws(ReportStoreError) in try await query.page(from: index, after: after, limit: limit) }
+    }
+
+    static func stored(_ entry: BoardEntry) throws(RPCError) -> StoredAnimal {
+        do {
+            return try StoredAnimal(entry)
+        } catch {
+            throw RPCError(error)
+        }
     }
 
     /// What a listing asks for, from its params or its cursor: a cursor's listing goes on with
@@ -158,79 +172,3 @@ extension AnimalPosition {
     }
 }
 
-/// The report store's board as the animal list's rules read it.
-struct BoardIndex: AnimalIndex {
-    let services: DaemonServices
-
-    func places(in boxes: [GeoBox], species: String?, limit: Int) async throws(RPCError) -> (reports: [PlacedReport], complete: Bool) {
-        let store = services.store
-        let found = try await storeCall { () async throws(ReportStoreError) in
-            try await store.boardPlaces(in: boxes.map(ScaledBox.init), species: species, limit: limit)
-        }
-        var reports: [PlacedReport] = []
-        for place in found.places {
-            guard let position = try? GeoPoint(latitude: Coordinate(scaled: place.latitude), longitude: Coordinate(scaled: place.longitude)) else { continue }
-            reports.append(PlacedReport(id: place.id, version: place.version, submittedAt: place.submittedAt, position: position))
-        }
-        return (reports, found.complete)
-    }
-
-    func animals(ids: [String]) async throws(RPCError) -> [StoredAnimal] {
-        let store = services.store
-        let entries = try await storeCall { () async throws(ReportStoreError) in try await store.boardEntries(ids: ids) }
-        var animals: [StoredAnimal] = []
-        for entry in entries { animals.append(try StoredAnimal(entry)) }
-        return animals
-    }
-
-    func newestFirst(after: (submittedAt: String, id: String)?, species: String?, withPosition: Bool?,
-                     limit: Int) async throws(RPCError) -> [StoredAnimal]
-    {
-        let store = services.store
-        let position: BoardPositionFilter = switch withPosition {
-        case true?: .with
-        case false?: .without
-        case nil: .any
-        }
-        let entries = try await storeCall { () async throws(ReportStoreError) in
-            try await store.boardNewestFirst(after: after, species: species, position: position, limit: limit)
-        }
-        var animals: [StoredAnimal] = []
-        for entry in entries { animals.append(try StoredAnimal(entry)) }
-        return animals
-    }
-}
-
-extension StoredAnimal {
-    /// A board entry as the list's rules read it; entries the daemon wrote itself always read.
-    init(_ entry: BoardEntry) throws(RPCError) {
-        guard case .object(let values)? = try? JSONParser.parse(entry.valuesJSON) else {
-            throw RPCError(.internalError, "report \(entry.id) has values on the board this daemon cannot read")
-        }
-        let status: Animal.Status = switch entry.status {
-        case .missing: .missing
-        case .found: .found
-        case .withdrawn: .withdrawn
-        case .expired: .expired
-        }
-        let publicPhoto: Animal.Photo? = if case .cleaned(let copy) = entry.publicPhoto {
-            Animal.Photo(mediaType: copy.mediaType, bytes: copy.bytes, sha256: copy.sha256)
-        } else {
-            nil
-        }
-        do {
-            try self.init(id: entry.id, box: entry.box, status: status, submittedAt: entry.submittedAt, updatedAt: ISO8601.string(entry.updatedAt),
-                          version: entry.version, values: values, metadataFreePhoto: publicPhoto)
-        } catch {
-            throw RPCError(.internalError, "report \(entry.id) has values on the board this daemon cannot read: \(error)")
-        }
-    }
-}
-
-extension ScaledBox {
-    /// A search box as the board's index is asked for it: in degrees × 100 000, rounded outward.
-    init(_ box: GeoBox) {
-        let scaled = box.scaledOutward
-        self.init(minLatitude: scaled.minLatitude, maxLatitude: scaled.maxLatitude, minLongitude: scaled.minLongitude, maxLongitude: scaled.maxLongitude)
-    }
-}
