@@ -150,6 +150,9 @@ public final class Daemon: Sendable {
             .init(service: server, serviceName: "server"),
             .init(service: DatabaseDamageService(store: services.store, logger: logger),
                   successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "database check"),
+            // Done once; its end must not stop the others.
+            .init(service: PublicPhotoBackfill(services: services, logger: logger), successTerminationBehavior: .ignore,
+                  serviceName: "public photos"),
         ]
         if services.configuration.releaseStartupPages {
             // Done once; its end must not stop the others.

@@ -168,6 +168,27 @@ struct AnimalsTests {
         #expect(changed.kind == .invalidParams && changed.parameter == "cursor", "\(changed.message)")
     }
 
+    @Test("a photo stored before the board had public copies: the public sees none, then, once the next start has cleaned it, the clean copy")
+    func photoOfAnEarlierRelease() throws {
+        let daemon = try Self.daemon()
+        let id = try Self.file(try daemon.connect(), latitude: "52.22968", longitude: "21.01223", photo: Self.photoWithMetadata)
+        try daemon.stop()
+        // As the upgrade from the release before the board leaves it: the photo's public copy not yet described.
+        try runProgram("/usr/bin/sqlite3", [daemon.databasePath, """
+            UPDATE board SET public_photo = 'undescribed', public_photo_media_type = NULL, public_photo_bytes = NULL, public_photo_sha256 = NULL
+            WHERE report_seq = (SELECT seq FROM report WHERE id = '\(id)');
+            """])
+        #expect(try runProgram("/usr/bin/sqlite3", [daemon.databasePath, "SELECT count(*) FROM board WHERE public_photo = 'undescribed';"]).stdout == "1\n")
+
+        try daemon.start()
+        let conn = try daemon.connect()
+        try waitUntil("the public to see the photo's clean copy") {
+            try conn.result("animals.get", ["animalId": .string(id)])[path: "animal", "photo", "bytes"] == 70
+        }
+        #expect(try conn.result("animals.photo", ["animalId": .string(id)])["data"] == .string(Self.photoWithoutMetadata))
+        #expect(try runProgram("/usr/bin/sqlite3", [daemon.databasePath, "SELECT count(*) FROM board WHERE public_photo = 'undescribed';"]).stdout == "0\n")
+    }
+
     @Test("a report leaves the list when it is found, withdrawn, expired or erased, and its id then answers animalNotFound")
     func leaving() throws {
         let days = JSONValue.number(JSONNumber(validatedLiteral: "0.00003"))
