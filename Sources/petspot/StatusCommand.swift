@@ -30,6 +30,7 @@ struct StatusCommand: ParsableCommand {
         let info = conn.callOrExit(DaemonInfo.self)
         let location = conn.callOrExit(LocationStatus.self)
         print(VisibleText.line("petspotd \(info.version) (protocol \(info.protocolVersion)) on \(conn.socketPath)"))
+        if let box = info.box { print(VisibleText.line("box: \(box)")) }
         var parts: [String] = []
         if let photo = info.limit("maxPhotoBytes") { parts.append("photos up to \(ByteSize.text(photo))") }
         if let flows = info.limit("maxFlowsPerUser") { parts.append("\(flows) open reports per user") }

@@ -119,6 +119,17 @@ struct ProtocolExamplesTests {
         #expect(try cancelled.id != Self.params(FlowGet.self).flowId)
     }
 
+    @Test("daemon.info from a daemon of revision 4, which names no box, reads with no box; a box of null too")
+    func infoWithoutBox() throws {
+        guard case .object(var members) = DaemonInfo.contract.example.result else { Issue.record("daemon.info's example is not an object"); return }
+        #expect(try DaemonInfo.Result(json: .object(members)).box == "kiosk-7")
+        members["box"] = .null
+        #expect(try DaemonInfo.Result(json: .object(members)).box == nil)
+        members["box"] = nil
+        members["protocolVersion"] = 4
+        #expect(try DaemonInfo.Result(json: .object(members)).box == nil)
+    }
+
     @Test("the location examples: a fix from gpsd, then, to the watch, the fix lost")
     func locations() throws {
         let current = try Self.example(LocationCurrent.self).location

@@ -92,7 +92,7 @@ public enum DaemonInfo: RPCMethodSpec {
             name = try wire.string("name")
             version = try wire.string("version")
             protocolVersion = try wire.int("protocolVersion")
-            box = try wire.optionalString("box")
+            box = wire.has("box") ? try wire.optionalString("box") : nil
             locationProviders = try wire.strings("locationProviders")
             self.limits = read
         }
