@@ -16,6 +16,10 @@ struct PublicPhotoBackfill: Service {
 
     func run() async {
         _ = await cancelWhenGracefulShutdown { await self.describeAll() }
+        // Done: stay until the stop reaches this service. One that returns on its own while the
+        // group is stopping the others is taken by ServiceLifecycle as a failure, and petspotd
+        // would exit 1 from a stop that came right after its start.
+        try? await gracefulShutdown()
     }
 
     /// Returns how many were described.
