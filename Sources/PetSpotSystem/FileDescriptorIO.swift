@@ -32,6 +32,31 @@ public enum FileDescriptorIO {
         try write(fd, text)
     }
 
+    /// Writes `bytes` to a new file in `path`'s folder that then takes the name, so that a file
+    /// already there is replaced whole or not at all; readable as umask allows, like any
+    /// document (mkstemp makes it 0600), and on disk before it takes the name.
+    public static func replaceFile(_ path: String, bytes: [UInt8]) throws(SystemError) {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw SystemError(errno: errno) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(SystemError) {
+            defer { close(fd) }
+            try write(fd, bytes: bytes)
+            let mask = umask(0)
+            umask(mask)
+            guard fchmod(fd, 0o666 & ~mask) == 0, fsync(fd) == 0 else { throw SystemError(errno: errno) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw SystemError(errno: failure)
+        }
+    }
+
     /// The whole file at `path`. Foundation's `Data(contentsOf:)` and `String(contentsOfFile:)`
     /// leak a 4 KiB buffer on every read of an empty file on Linux (swift-foundation of Swift
     /// 6.3; AddressSanitizer shows it), and the daemon rereads its files on each reload.

@@ -11,26 +11,7 @@ enum OutputFile {
             try FileDescriptorIO.write(STDOUT_FILENO, bytes: bytes)
             return
         }
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw SystemError(errno: errno) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        do throws(SystemError) {
-            defer { close(fd) }
-            try FileDescriptorIO.write(fd, bytes: bytes)
-            // mkstemp makes it 0600; a poster is no secret, and is read like any document.
-            let mask = umask(0)
-            umask(mask)
-            guard fchmod(fd, 0o666 & ~mask) == 0, fsync(fd) == 0 else { throw SystemError(errno: errno) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let failure = errno
-            unlink(temporary)
-            throw SystemError(errno: failure)
-        }
+        try FileDescriptorIO.replaceFile(path, bytes: bytes)
     }
 
     /// "missing-3f2a0c1e-….pdf": the id with anything but letters, digits, `.`, `_` and `-`

@@ -22,46 +22,18 @@ struct PrintJob {
     }
 
     func send(_ pdf: [UInt8]) throws(Failure) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "cannot make a pipe for \(command): \(SystemError(errno: errno))") }
-        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-        // lp gets the read end as its standard input only, and never the write end: it would
-        // wait for an end of file that never comes.
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
-
-        let argv = ([command] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command, &actions, nil, argv, environ)
-        close(readEnd)
-        guard spawned == 0 else {
-            close(writeEnd)
-            throw Failure(description: "cannot start \(command): \(SystemError(errno: spawned))")
-        }
-
-        var writeError: SystemError? = nil
+        let outcome: ChildProcess.Outcome
         do throws(SystemError) {
-            try FileDescriptorIO.write(writeEnd, bytes: pdf)
+            // What lp says goes to standard error, never into a poster written to standard output.
+            outcome = try ChildProcess.run(command, arguments: arguments, input: pdf, outputToStandardError: true)
         } catch {
-            writeError = error
+            throw Failure(description: "cannot start \(command): \(error)")
         }
-        close(writeEnd)
-
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure(description: "lost \(command): \(SystemError(errno: errno))") }
+        switch outcome.termination {
+        case .signalled(let signal): throw Failure(description: "\(command) was killed by signal \(signal)")
+        case .exited(let code) where code != 0: throw Failure(description: "\(command) exited with status \(code): the poster was not printed")
+        case .exited: break
         }
-        let exited = status & 0x7F == 0
-        let code = (status >> 8) & 0xFF
-        guard exited else { throw Failure(description: "\(command) was killed by signal \(status & 0x7F)") }
-        guard code == 0 else { throw Failure(description: "\(command) exited with status \(code): the poster was not printed") }
-        if let writeError { throw Failure(description: "\(command) did not take the whole poster: \(writeError)") }
+        if let inputError = outcome.inputError { throw Failure(description: "\(command) did not take the whole poster: \(inputError)") }
     }
 }

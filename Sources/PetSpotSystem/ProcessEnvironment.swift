@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// The process's environment as a dictionary, for the pure functions that read locales.
-enum ProcessEnvironment {
-    static func current() -> [String: String] {
+public enum ProcessEnvironment {
+    public static func current() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
