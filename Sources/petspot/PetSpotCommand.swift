@@ -21,6 +21,9 @@ struct PetSpotCommand: ParsableCommand {
               petspot reports renew ID            still missing: expires later
               petspot reports amend ID --phone '+48 601 234 999'
               petspot reports erase ID            its personal data gone for good (asks first)
+              petspot poster ID                   a poster of your report to print (petspot-poster)
+              petspot animals                     the missing animals, nearest first (masked for the public)
+              petspot animals lookup CHIP         the missing animals with a microchip number
               petspot location --watch            follow the current position
               petspot status                      is the daemon there, and what can it do
 
@@ -36,6 +39,7 @@ struct PetSpotCommand: ParsableCommand {
             """,
         version: petspotdVersion,
         subcommands: [
-            ReportCommand.self, ReportsCommand.self, LocationCommand.self, StatusCommand.self, CallCommand.self,
+            ReportCommand.self, ReportsCommand.self, AnimalsCommand.self, PosterCommand.self, LocationCommand.self, StatusCommand.self,
+            CallCommand.self,
         ])
 }

@@ -48,14 +48,14 @@ struct ReportsCommand: ParsableCommand {
     }
 
     /// A connection to the daemon the command line typed so far names (--socket), quick to give up.
-    private static func completionConnection(_ words: [String]) -> PetSpotConnection? {
+    static func completionConnection(_ words: [String]) -> PetSpotConnection? {
         var socket = PetSpotConnection.defaultSocketPath()
         if let flag = words.firstIndex(of: "--socket"), flag + 1 < words.count { socket = words[flag + 1] }
         return try? PetSpotConnection(socketPath: socket, timeout: .seconds(2))
     }
 
     /// The words starting with `prefix` that a terminal shows as they are.
-    private static func offered(_ words: [String], _ prefix: String) -> [String] {
+    static func offered(_ words: [String], _ prefix: String) -> [String] {
         words.filter { $0.hasPrefix(prefix) && !$0.unicodeScalars.contains(where: VisibleText.isShownEscaped) }
     }
 }

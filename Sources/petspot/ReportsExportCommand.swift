@@ -41,7 +41,7 @@ struct ReportsExportCommand: ParsableCommand {
     func run() throws {
         let conn = connection.connect()
         if format == .csv { write(CSVWriter.record(Self.csvColumns)) }
-        ReportPager(conn).forEach { page in
+        Pager(conn).reports { page in
             var chunk = ""
             for report in page {
                 switch format {

@@ -63,9 +63,9 @@ struct ReportsListCommand: ParsableCommand {
     /// The list, written as the watch's lines are (write(2), no stdio buffer): a buffered table
     /// would come out after them, or never once a signal ends the watch.
     private func list(_ conn: PetSpotConnection) {
-        let pager = ReportPager(conn)
+        let pager = Pager(conn)
         var reports: [ReportRecord] = []
-        let more = pager.forEach(limit: all ? nil : limit) { page in
+        let more = pager.reports(limit: all ? nil : limit) { page in
             if json {
                 writeToStandardOutput(page.map { JSONWriter.terminalString($0.json) + "\n" }.joined())
             } else {
