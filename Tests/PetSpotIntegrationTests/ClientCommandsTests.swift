@@ -84,14 +84,15 @@ struct ClientCommandsTests {
         #expect(neither.status != 0 && neither.stderr.contains("petspot call --list"))
     }
 
-    @Test("status: version, limits, location and its providers")
+    @Test("status: version, box, limits, location and its providers")
     func status() throws {
-        let daemon = try DaemonProcess().start()
+        let daemon = try DaemonProcess(arguments: ["--box-name", "kiosk-7"]).start()
         let result = try runProgram(Paths.petspot, ["status", "--socket", daemon.socketPath])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("petspotd ") == true)
         #expect(lines.first?.hasSuffix(" on \(daemon.socketPath)") == true)
+        #expect(lines.contains("box: kiosk-7"))
         #expect(lines.contains("limits: photos up to 10 MiB, 50 open reports per user, an idle report expires after 1800 s"))
         #expect(lines.contains("location: enabled, permission allowed"))
         #expect(lines.contains { $0.hasPrefix("  simulated: ready") })
@@ -163,7 +164,7 @@ struct ClientCommandsTests {
     func help() throws {
         let top = try runProgram(Paths.petspot, ["--help"])
         #expect(top.status == 0)
-        for text in ["report", "File a missing-pet report, guided step by step.", "reports", "location", "status",
+        for text in ["report", "File a missing-pet report, guided step by step.", "reports", "animals", "poster", "location", "status",
                      "Examples:", "--generate-completion-script"] {
             #expect(top.stdout.contains(text), "\(text)")
         }
@@ -175,12 +176,13 @@ struct ClientCommandsTests {
             #expect(words.contains(text), "\(text)")
         }
         for command in [["reports", "list"], ["reports", "show"], ["reports", "export"], ["reports", "found"], ["reports", "withdraw"],
-                        ["reports", "renew"], ["reports", "amend"], ["reports", "erase"], ["location"], ["status"], ["call"]] {
+                        ["reports", "renew"], ["reports", "amend"], ["reports", "erase"], ["animals", "list"], ["animals", "show"],
+                        ["animals", "lookup"], ["animals", "poster"], ["poster"], ["location"], ["status"], ["call"]] {
             let help = try runProgram(Paths.petspot, command + ["--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Example"), "\(command)")
             if command.count == 2, !["list", "export"].contains(command[1]) {
-                #expect(help.stdout.contains("petspot reports \(command[1]) "), "\(command): an example of its own")
+                #expect(help.stdout.contains("petspot \(command[0]) \(command[1]) "), "\(command): an example of its own")
             }
         }
         let amend = try runProgram(Paths.petspot, ["reports", "amend", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -71,7 +71,7 @@ struct HostileDaemonTests {
         return run
     }
 
-    @Test("petspot: status, location (once, watched, JSON), reports list (JSON, all, watched), show, export, found, withdraw, renew, amend, erase, call, completion",
+    @Test("petspot: status, location (once, watched, JSON), reports list (JSON, all, watched), show, export, found, withdraw, renew, amend, erase, call, animals (list, watched, show, lookup), completion",
           arguments: Way.allCases)
     func petspotCommands(way: Way) throws {
         let fake = try ScriptedDaemon(script: HostileAnswers.script(way))
@@ -79,6 +79,7 @@ struct HostileDaemonTests {
         let socket = ["--socket", fake.socketPath]
         let photo = fake.directory.appendingPathComponent("rex.png").path
         try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+        let saved = fake.directory.appendingPathComponent("saved.png").path
         let commands: [[String]] = [
             ["status"], ["location"], ["location", "--json"], ["location", "--watch"], ["location", "--watch", "--json"],
             ["reports", "list"], ["reports", "list", "--json"], ["reports", "list", "--all"],
@@ -89,6 +90,9 @@ struct HostileDaemonTests {
             ["reports", "amend", "r1", "--phone", "+48 601 234 999", "--clear", "age"], ["reports", "erase", "--yes", "r1"],
             ["reports", "amend", "r1", "--photo", photo], ["reports", "erase", "--yes", "--json", "r1"],
             ["call", "daemon.info"], ["call", "reports.get", #"{"reportId":"r1"}"#],
+            ["animals"], ["animals", "--json"], ["animals", "--all"], ["animals", "--watch"], ["animals", "--watch", "--json"],
+            ["animals", "show", "a1"], ["animals", "show", "--json", "a1"], ["animals", "show", "a1", "--photo", saved],
+            ["animals", "lookup", "616091234567890"], ["animals", "lookup", "--json", "616091234567890"],
         ]
         let runs = try commands.map { try Self.check(Paths.petspot, $0 + socket, way: way) }
         // The table of methods: a refused rpc.discover has no member that can quote the daemon.

@@ -74,7 +74,8 @@ enum HostileAnswers {
                 ? [text: t]
                 : ["maxPhotoBytes": 10_485_760, "maxFlowsPerUser": 50, "flowIdleTimeoutSeconds": 1800, "maxReportsPage": 2,
                    "maxLineBytes": 16_777_216, text: 7]
-            return (["name": t, "version": t, "protocolVersion": .int(petspotProtocolVersion), "locationProviders": [t], "limits": limits], [])
+            return (["name": t, "version": t, "protocolVersion": .int(petspotProtocolVersion), "box": t,
+                    "locationProviders": [t], "limits": limits], [])
         case "species.list":
             return (["species": refusing ? [["id": t, "name": 1]] : [["id": "dog", "name": t], ["id": t, "name": t]]], [])
         case "location.status":
@@ -128,6 +129,23 @@ enum HostileAnswers {
             return (["reports": .array(reports), "claimTimeoutSeconds": 60, "pending": .int(reports.count)], [])
         case "relay.ack":
             return (refusing ? ["delivered": t, "alreadyDelivered": t] : ["delivered": 1, "alreadyDelivered": 0], [])
+        case "animals.list":
+            // Two pages, as reports.list: the pager follows the cursor.
+            let first = request.params["cursor"] == nil
+            return (["animals": first ? [animal(1, refusing: refusing), animal(2)] : [animal(3)],
+                     "near": ["latitude": .number(JSONNumber(validatedLiteral: "52.1")), "longitude": .number(JSONNumber(validatedLiteral: "21.1"))], "cursor": first ? t : .null], [])
+        case "animals.get":
+            return (["animal": animal(1, refusing: refusing)], [])
+        case "animals.lookup":
+            return (["animals": [animal(1, refusing: refusing)]], [])
+        case "animals.photo", "reports.photo":
+            return (["mediaType": t, "data": refusing ? 7 : .string(photoBase64)], [])
+        case "animals.watch":
+            // A change, then the watcher fell behind, then a change that does not fit: the watch ends there.
+            return (["subscription": t, "animals": [animal(1, refusing: refusing)]],
+                    [("animals.changed", ["subscription": t, "change": "added", "animal": animal(4, refusing: refusing)]),
+                     ("animals.changed", ["subscription": t, "change": "overflow"]),
+                     ("animals.changed", ["subscription": t, "change": t, "animal": animal(5)])])
         case "unwatch":
             return (["unwatched": refusing ? t : true], [])
         default:
@@ -169,6 +187,22 @@ enum HostileAnswers {
                               delivery: delivered ? .delivered(at: text) : .pending, otherMembers: [text: .string(text)]).json
         guard refusing, case .object(var object) = view else { return view }
         object["delivery"] = ["state": .string(text)]
+        return .object(object)
+    }
+
+    /// A one-pixel PNG: what a photo answer carries.
+    static let photoBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+    /// An animal of the list, `text` in every free string.
+    static func animal(_ number: Int, refusing: Bool = false) -> JSONValue {
+        let view = Animal(
+            id: "a\(number)-\(text)", box: text, status: .missing, chipNumber: text, species: "dog", race: text, gender: text, age: 3,
+            disappearanceDate: text, lastSeen: Animal.Position(latitude: JSONNumber(validatedLiteral: "52.230"), longitude: JSONNumber(validatedLiteral: "21.012")),
+            distanceKm: JSONNumber(validatedLiteral: "0.036"), description: text + "\n" + text,
+            photo: Animal.Photo(mediaType: text, bytes: 70, sha256: text), contact: Animal.Contact(phone: text, email: text),
+            submittedAt: text, updatedAt: text, version: 1).json
+        guard refusing, case .object(var object) = view else { return view }
+        object["status"] = .string(text)
         return .object(object)
     }
 
