@@ -83,13 +83,6 @@ struct AnimalsShowCommand: ParsableCommand {
             rows.append(("Photo", ["-"]))
         }
         rows += [("Reported", [animal.submittedAt]), ("Version", ["\(animal.version), last changed \(animal.updatedAt)"])]
-        let width = rows.map(\.0.count).max() ?? 0
-        var out = [VisibleText.line("Animal \(animal.id)")]
-        for (label, values) in rows {
-            for (index, value) in values.enumerated() {
-                out.append("  " + TextLayout.pad(index == 0 ? label : "", to: width) + "  " + VisibleText.line(value))
-            }
-        }
-        return out
+        return LabeledLines.lines("Animal \(animal.id)", rows)
     }
 }

@@ -74,13 +74,6 @@ struct ReportsShowCommand: ParsableCommand {
             rows.append(("Photo", ["-"]))
         }
         rows.append(("Flow", [report.flowID]))
-        let width = rows.map(\.0.count).max() ?? 0
-        var out = [VisibleText.line("Report \(report.id)")]
-        for (label, values) in rows {
-            for (index, value) in values.enumerated() {
-                out.append("  " + TextLayout.pad(index == 0 ? label : "", to: width) + "  " + VisibleText.line(value))
-            }
-        }
-        return out
+        return LabeledLines.lines("Report \(report.id)", rows)
     }
 }
