@@ -101,32 +101,17 @@ struct AnimalsCommandTests {
         let daemon = try AnimalsTests.daemon()
         let conn = try daemon.connect()
         let first = try AnimalsTests.file(conn, latitude: Self.kiosk.latitude, longitude: Self.kiosk.longitude)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.petspot)
-        process.arguments = ["animals", "--watch", "--near", "52.2297,21.0122", "--socket", daemon.socketPath]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let collected = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        try waitUntil("the list") { collected.withLockedValue { $0.contains(first) } }
+        let watch = try FollowingProgram(["animals", "--watch", "--near", "52.2297,21.0122", "--socket", daemon.socketPath])
+        try waitUntil("the list") { watch.text.contains(first) }
 
         let second = try AnimalsTests.file(conn, latitude: Self.krakow.latitude, longitude: Self.krakow.longitude, species: "cat", race: "Maine Coon")
-        try waitUntil("the added line") { collected.withLockedValue { $0.contains("added    \(second)") } }
+        try waitUntil("the added line") { watch.text.contains("added    \(second)") }
         _ = try conn.result("reports.close", ["reportId": .string(first), "outcome": "found"])
-        try waitUntil("the removed line") { collected.withLockedValue { $0.contains("removed  \(first)") } }
-        kill(process.processIdentifier, SIGINT)
-        try waitUntil("petspot to stop") { !process.isRunning }
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationStatus == 0)
-        let removed = try #require(collected.withLockedValue { $0 }.split(separator: "\n").first { $0.hasPrefix("removed  \(first)") })
+        try waitUntil("the removed line") { watch.text.contains("removed  \(first)") }
+        #expect(try watch.interrupt() == 0)
+        let removed = try #require(watch.lines.first { $0.hasPrefix("removed  \(first)") })
         #expect(removed.hasSuffix("found"), "a removed animal says why it left: \(removed)")
-        let added = try #require(collected.withLockedValue { $0 }.split(separator: "\n").first { $0.hasPrefix("added    \(second)") })
+        let added = try #require(watch.lines.first { $0.hasPrefix("added    \(second)") })
         #expect(added.contains("Cat") && added.contains("Maine Coon") && added.contains("kiosk-7"), "\(added)")
     }
 

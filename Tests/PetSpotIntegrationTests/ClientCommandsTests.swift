@@ -32,32 +32,16 @@ struct ClientCommandsTests {
         let a: JSONValue = [.number(JSONNumber(validatedLiteral: "52.1")), .number(JSONNumber(validatedLiteral: "21.1"))]
         let b: JSONValue = [.number(JSONNumber(validatedLiteral: "52.2")), .number(JSONNumber(validatedLiteral: "21.2"))]
         let daemon = try DaemonProcess(settings: ["location": ["providers": ["simulated"], "simulated": ["mode": "fix", "position": a, "track": [a, b]]]]).start()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.petspot)
-        process.arguments = ["location", "--watch", "--socket", daemon.socketPath]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let collected = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let watch = try FollowingProgram(["location", "--watch", "--socket", daemon.socketPath])
         // Another client moves the box; --watch asks nothing itself.
         let mover = try daemon.connect()
         try waitUntil("six lines from --watch") {
             _ = try mover.result("location.current")
-            return collected.withLockedValue { $0.split(separator: "\n").count >= 6 }
+            return watch.lines.count >= 6
         }
-        kill(process.processIdentifier, SIGINT)
-        try waitUntil("petspot to stop") { !process.isRunning }
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(try watch.interrupt() == 0)
 
-        let positions = collected.withLockedValue { $0 }.split(separator: "\n").map { line in
+        let positions = watch.lines.map { line in
             String(line.split(separator: " ", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces)
         }
         #expect(positions.count >= 6)

@@ -115,20 +115,8 @@ struct ReportLifeCommandTests {
         let daemon = try Self.daemon()
         let conn = try daemon.connect()
         let id = try Self.file(conn)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.petspot)
-        process.arguments = ["reports", "list", "--watch", "--socket", daemon.socketPath]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let collected = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        func lines() -> [String] { collected.withLockedValue { $0 }.split(separator: "\n").map(String.init) }
+        let watch = try FollowingProgram(["reports", "list", "--watch", "--socket", daemon.socketPath])
+        func lines() -> [String] { watch.lines }
         try waitUntil("the list") { lines().count >= 2 }
         #expect(lines()[1].contains("missing, expires in 12 days"), "\(lines())")
 
@@ -136,10 +124,7 @@ struct ReportLifeCommandTests {
         try waitUntil("the change to be told\n\(lines())") { lines().count >= 3 }
         _ = try conn.result("reports.erase", ["reportId": .string(id)])
         try waitUntil("the erasure to be told\n\(lines())") { lines().count >= 4 }
-        kill(process.processIdentifier, SIGINT)
-        try waitUntil("petspot to stop") { !process.isRunning }
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationStatus == 0)
+        #expect(try watch.interrupt() == 0)
         let told = Array(lines().dropFirst(2))
         #expect(told[0].hasPrefix("updated    \(id)  ") && told[0].hasSuffix("  found less than a minute ago  version 2"), "\(told)")
         #expect(told[1].hasPrefix("updated    \(id)  ") && told[1].hasSuffix("  -  found, erased  version 3"), "the chip gone too: \(told)")
