@@ -251,6 +251,10 @@ struct HostileDaemonTests {
             try waitUntil("\(test.name): the relay to log what the daemon or PostgreSQL said\n\(relay.log)") {
                 relay.log.contains(HostileAnswers.marker)
             }
+            // The state file is written after the log line: --status reads the error from it.
+            try waitUntil("\(test.name): the relay's state file to keep its last error\n\(logText(at: relay.statePath))") {
+                (try? JSONParser.parse(logText(at: relay.statePath)))?["lastErrorAt"]?.stringValue != nil
+            }
             #expect(try relay.stop() == 0)
             let raw = Self.rawControls(relay.log) + Self.rawControls(logText(at: relay.statePath))
             #expect(raw.isEmpty, "\(test.name): \(raw.prefix(5))")
