@@ -93,7 +93,7 @@ first = status()["pending"]
 if first != expected: sys.exit("the daemon has %d pending reports, not %d" % (first, expected))
 started = time.monotonic()
 p = subprocess.Popen(launcher + [relay, "--config", d + "/relay.json", "--socket", d + "/petspotd.sock", "--postgres", url,
-                      "--box", "bench", "--state-file", d + "/relay-state/state.json", "--log-level", "notice"],
+                      "--state-file", d + "/relay-state/state.json", "--log-level", "notice"],
                      stderr=open(d + "/relay.log", "w"))
 peak = 0
 while True:

@@ -72,7 +72,7 @@ PY
 
 scratch_postgres_start
 echo '{}' > "$dir/relay.json"
-"$bin/petspot-relay" --config "$dir/relay.json" --socket "$dir/petspotd.sock" --postgres "$url" --box bench \
+"$bin/petspot-relay" --config "$dir/relay.json" --socket "$dir/petspotd.sock" --postgres "$url" \
   --state-file "$dir/state.json" --log-level notice 2>"$dir/relay.log" &
 relay=$!
 echo "== relay latency: $reports reports, the relay's poll at its default (30 s)"

@@ -14,7 +14,7 @@ public struct RelayConfiguration: Sendable, Equatable {
     /// The central database, as a libpq connection string; there is no default, a relay
     /// without one cannot start.
     public var postgres: PostgresConnectionString?
-    /// The name this box's reports carry centrally; nil: /etc/machine-id's contents.
+    /// The box name the daemon must have (a check); nil: the daemon's, whatever it is.
     public var box: String?
     /// Reports claimed, written and acknowledged at a time.
     public var batchSize = 100
@@ -124,21 +124,5 @@ public struct RelayConfiguration: Sendable, Equatable {
             return "the box name must not contain control characters"
         }
         return nil
-    }
-
-    /// The box's name when none is configured: its systemd machine id.
-    public static func machineID(path: String = "/etc/machine-id") throws(ConfigurationError) -> String {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileDescriptorIO.readFile(path)
-        } catch {
-            throw ConfigurationError("no box name given (--box or the key box) and \(path) cannot be read: \(SystemError.reason(error))")
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let id = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        if let problem = boxProblem(id) {
-            throw ConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: \(problem)")
-        }
-        return id
     }
 }

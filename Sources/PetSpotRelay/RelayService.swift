@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import Logging
+import PetSpotJSON
 import PetSpotProtocol
 import PetSpotLogging
 import PetSpotSystem
@@ -14,13 +15,15 @@ import ServiceLifecycle
 /// report is acknowledged only once stored, and stored once however often it is sent.
 public final class RelayService: Service, Sendable {
     public struct Settings: Sendable {
-        public var box: String
+        /// The box the daemon must name (`--box`): a check, so that a relay set up for one box
+        /// never stores another's reports under its name; nil: whatever `box.name` the daemon has.
+        public var box: String?
         public var batchSize: Int
         public var pollInterval: Duration
         public var retryMaxDelay: Duration
         public var stateFile: String?
 
-        public init(box: String, batchSize: Int, pollInterval: Duration, retryMaxDelay: Duration, stateFile: String?) {
+        public init(box: String?, batchSize: Int, pollInterval: Duration, retryMaxDelay: Duration, stateFile: String?) {
             self.box = box
             self.batchSize = batchSize
             self.pollInterval = pollInterval
@@ -48,7 +51,7 @@ public final class RelayService: Service, Sendable {
 
     public func run() async throws {
         logger.notice("relay started", metadata: [
-            "box": "\(settings.box)", "socket": "\(daemon.socketPath)", "postgres": "\(database.target.masked)",
+            "box": "\(settings.box ?? "the daemon's")", "socket": "\(daemon.socketPath)", "postgres": "\(database.target.masked)",
             "batchSize": "\(settings.batchSize)",
         ])
         await recorder.flush()
@@ -74,7 +77,23 @@ public final class RelayService: Service, Sendable {
         // burst ran (libpq, the claim's JSON) would otherwise stay resident as the relay's own
         // memory until the next burst, and the next burst maps them again from the page cache.
         var pages = PageRelease.dueAtStart
+        // The daemon's box name, asked again whenever the daemon was away (a restart may have
+        // renamed it): every report is stored under it.
+        var knownBox: String?
         while !Task.isShuttingDownGracefully {
+            if knownBox == nil {
+                do {
+                    let named = try await daemonBox()
+                    knownBox = named
+                    await recorder.box(named)
+                } catch {
+                    if Task.isShuttingDownGracefully { break }
+                    await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
+                    await pause(daemonBackoff.failed())
+                    continue
+                }
+            }
+            guard let box = knownBox else { continue }
             let batch: ClaimBatch
             do {
                 // A claim that hangs (a daemon that stopped answering) must not hold up a stop.
@@ -84,6 +103,7 @@ public final class RelayService: Service, Sendable {
             } catch {
                 if Task.isShuttingDownGracefully { break }
                 await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
+                if !(error is DaemonRefused) { knownBox = nil }
                 await pause(daemonBackoff.failed())
                 continue
             }
@@ -111,7 +131,7 @@ public final class RelayService: Service, Sendable {
             var outcome: CentralDatabase.WriteOutcome?
             while outcome == nil, !Task.isShuttingDownGracefully {
                 do {
-                    outcome = try await database.write(due, box: settings.box)
+                    outcome = try await database.write(due, box: box)
                     await recorder.postgres(.reachable)
                     postgresBackoff.succeeded()
                 } catch {
@@ -194,10 +214,21 @@ public final class RelayService: Service, Sendable {
         }
     }
 
+    /// The name the daemon files its reports under (`box.name` in daemon.info), which each is
+    /// stored centrally with; a configured `--box` must be that name.
+    private func daemonBox() async throws -> String {
+        let info = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(DaemonInfo.self, NoParams()) }
+        guard let named = info.box ?? settings.box else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
+        if let problem = RelayConfiguration.boxProblem(named) { throw BoxRefused.unusable(named, problem) }
+        if let expected = settings.box, expected != named { throw BoxRefused.mismatch(daemon: named, relay: expected) }
+        return named
+    }
+
     /// "refused" when the daemon answered with an error that retrying will not cure by itself
     /// (not in relay.group, a batch size over its limit); "unreachable" for a daemon that is
     /// away or stopping.
     static func kind(of error: any Error) -> String {
+        if error is BoxRefused { return "refused" }
         guard let refused = error as? DaemonRefused, refused.error.kind != .shuttingDown else { return "unreachable" }
         return "refused"
     }
@@ -221,7 +252,7 @@ actor StateRecorder {
     private var lastWrite: ContinuousClock.Instant?
     private var unwritten = false
 
-    init(box: String, file: StateFile?, logger: Logger, wallClock: @escaping @Sendable () -> Date) {
+    init(box: String?, file: StateFile?, logger: Logger, wallClock: @escaping @Sendable () -> Date) {
         self.file = file
         self.logger = logger
         self.wallClock = wallClock
@@ -265,6 +296,13 @@ actor StateRecorder {
                        "\(what); retrying with backoff", metadata: ["reason": "\(reason)"])
         case .unknown: break
         }
+        save(now: true)
+    }
+
+    /// The daemon's box name, now known (or changed by a restart of the daemon).
+    func box(_ name: String) {
+        guard state.box != name else { return }
+        state.box = name
         save(now: true)
     }
 
@@ -355,5 +393,24 @@ struct WithheldReports {
 
     mutating func stored(_ id: String) {
         entries[id] = nil
+    }
+}
+
+/// The box the daemon names cannot be the one the relay stores reports under: a setting to
+/// change, which the relay says until it is changed.
+enum BoxRefused: Error, CustomStringConvertible {
+    case unnamed(protocolVersion: Int)
+    case unusable(String, String)
+    case mismatch(daemon: String, relay: String)
+
+    var description: String {
+        switch self {
+        case .unnamed(let version):
+            "petspotd names no box (protocol revision \(version), before 5): give the relay --box"
+        case .unusable(let name, let problem):
+            "petspotd's box name \(JSONWriter.terminalString(.string(name))) cannot be stored: \(problem)"
+        case .mismatch(let daemon, let relay):
+            "petspotd files its reports as box \"\(daemon)\" (box.name) but the relay was given --box \"\(relay)\": make them the same, or leave out --box"
+        }
     }
 }

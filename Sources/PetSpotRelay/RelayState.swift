@@ -2,7 +2,8 @@ import PetSpotJSON
 
 /// What the running relay tells `--status` through its state file.
 public struct RelayState: Sendable, Equatable {
-    public var box: String
+    /// The box the reports are stored under: the daemon's `box.name`; nil until the daemon told it.
+    public var box: String?
     public var pid: Int32
     public var startedAt: String
     public var updatedAt: String
@@ -23,7 +24,7 @@ public struct RelayState: Sendable, Equatable {
     /// the central table dropped them): not acknowledged, retried with backoff.
     public var notStored = 0
 
-    public init(box: String, pid: Int32, startedAt: String) {
+    public init(box: String?, pid: Int32, startedAt: String) {
         self.box = box
         self.pid = pid
         self.startedAt = startedAt
@@ -50,7 +51,7 @@ public struct RelayState: Sendable, Equatable {
             return ["state": .string(state.name)]
         }
         return [
-            "box": .string(box),
+            "box": .optional(box),
             "pid": .int(pid),
             "startedAt": .string(startedAt),
             "updatedAt": .string(updatedAt),
@@ -81,7 +82,7 @@ public struct RelayState: Sendable, Equatable {
             }
         }
         let pid: Int32 = if case .number(let n)? = json["pid"], let i = n.exactInt { Int32(truncatingIfNeeded: i) } else { 0 }
-        self.init(box: try string("box"), pid: pid, startedAt: try string("startedAt"))
+        self.init(box: json["box"]?.stringValue, pid: pid, startedAt: try string("startedAt"))
         updatedAt = try string("updatedAt")
         daemon = link("daemon")
         postgres = link("postgres")

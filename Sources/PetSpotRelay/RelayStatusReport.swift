@@ -70,7 +70,7 @@ public struct RelayStatusReport: Sendable, Equatable {
                 lines.append("last error: none")
             }
             lines.append("now: \(state.currentError ?? "petspotd \(state.daemon.name), PostgreSQL \(state.postgres.name)")")
-            lines.append("box: \(state.box); since \(state.startedAt): \(state.delivered) delivered (\(state.storedNew) new centrally, \(state.alreadyStored) already there); state written \(state.updatedAt) by pid \(state.pid)")
+            lines.append("box: \(state.box ?? "not yet told by petspotd"); since \(state.startedAt): \(state.delivered) delivered (\(state.storedNew) new centrally, \(state.alreadyStored) already there); state written \(state.updatedAt) by pid \(state.pid)")
         case .success(nil):
             lines.append("last delivery (relay): unknown: no state file yet (has the relay run?)")
         case .failure(let problem):

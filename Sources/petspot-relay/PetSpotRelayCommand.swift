@@ -36,7 +36,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The central database (postgres), as libpq takes it: postgresql://user@host:port/db?sslmode=verify-full or host=… dbname=… pairs; several hosts with target_session_attrs=read-write follow a failover.", valueName: "conninfo"))
     var postgres: String?
 
-    @Option(name: .long, help: ArgumentHelp("This box's name, stored with each report (box); default /etc/machine-id's contents.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("The box name petspotd must have (box.name, which each report is stored centrally with): a check; default: petspotd's, whatever it is.", valueName: "name"))
     var box: String?
 
     @Option(name: .customLong("state-file"), help: ArgumentHelp("Where the relay keeps its state for --status (stateFile).", valueName: "path"))
@@ -62,18 +62,12 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
             print(report.text)
             throw ExitCode(report.outcome.rawValue)
         }
-        let box: String
         let target: PostgresConnectionString
         do throws(ConfigurationError) {
             guard let configured = settings.postgres else {
                 throw ConfigurationError("no PostgreSQL connection string: give --postgres or the configuration key postgres")
             }
             target = try RelayConfiguration.withCredentialPassword(configured, credentialsDirectory: ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"])
-            if let configured = settings.box {
-                box = configured
-            } else {
-                box = try RelayConfiguration.machineID()
-            }
         } catch {
             printError("petspot-relay: \(error.description)")
             throw ExitCode(exitConfigurationError)
@@ -93,7 +87,7 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         let databaseLogger = Logger(label: "petspot-relay.postgres")
         let database = CentralDatabase(target: target, logger: databaseLogger)
         let relay = RelayService(
-            settings: .init(box: box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
+            settings: .init(box: settings.box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
                             retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
             daemon: DaemonLink(socketPath: settings.socketPath, maxLineBytes: settings.maxAnswerBytes),
             database: database,

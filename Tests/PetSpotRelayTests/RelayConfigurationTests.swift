@@ -103,18 +103,6 @@ struct RelayConfigurationTests {
             #expect(error.description.hasPrefix("\(path): not valid JSON"))
         }
     }
-
-    @Test("the box defaults to the machine id, trimmed")
-    func machineID() throws {
-        let path = "/tmp/relay-machine-id-\(getpid())"
-        try "0123456789abcdef0123456789abcdef\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try RelayConfiguration.machineID(path: path) == "0123456789abcdef0123456789abcdef")
-        try "\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigurationError("no box name given (--box or the key box) and \(path) does not hold one: the box name must not be empty")) {
-            try RelayConfiguration.machineID(path: path)
-        }
-    }
 }
 
 @Suite("The password credential")
