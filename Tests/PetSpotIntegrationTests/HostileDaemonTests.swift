@@ -239,7 +239,7 @@ struct HostileDaemonTests {
         for (index, test) in cases.enumerated() {
             let fake = try ScriptedDaemon(script: HostileAnswers.script(test.claim, overrides: [
                 "relay.watch": .wellFormed, "relay.ack": test.ack, "relay.status": .wellFormed,
-            ]))
+            ], box: "box-\(index)"))
             defer { fake.stop() }
             let relay = try RelayProcess(socket: fake.socketPath, postgresURL: server.url(), box: "box-\(index)")
             try relay.start()

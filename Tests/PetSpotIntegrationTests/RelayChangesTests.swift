@@ -50,7 +50,7 @@ struct RelayChangesTests {
     @Test("filed, amended, renewed, closed and erased: each version reaches the central row, woken by relay.pending; the erased row holds no personal value and no photo, and its old versions leave the table's files with VACUUM FULL")
     func wholeLife() throws {
         let postgres = try PostgresServer()
-        let daemon = try DaemonProcess.forRelay().start()
+        let daemon = try DaemonProcess.forRelay(box: "kiosk-1").start()
         // An hour between polls: each change leaves only because relay.pending wakes the relay.
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1",
                                      settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1]).start()

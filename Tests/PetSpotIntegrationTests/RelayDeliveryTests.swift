@@ -47,7 +47,7 @@ struct RelayDeliveryTests {
     @Test("with an hour between polls, a filed report still leaves at once: the relay wakes on relay.pending, and gives its pages back after each delivery")
     func wakesOnFiledReports() throws {
         let postgres = try PostgresServer()
-        let daemon = try DaemonProcess.forRelay().start()
+        let daemon = try DaemonProcess.forRelay(box: "kiosk-1").start()
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1",
                                      settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1])
         relay.arguments += ["--log-level", "debug"]
@@ -65,10 +65,30 @@ struct RelayDeliveryTests {
         try Self.expectAllDeliveredOnce(daemon, postgres, box: "kiosk-1", relay: relay)
     }
 
+    @Test("reports are stored under the daemon's box.name; a relay given another --box delivers nothing and says why until they agree")
+    func boxFromTheDaemon() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay(box: "shelter-north-1").start()
+        try Self.file(2, on: daemon)
+        let wrong = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-9").start()
+        try waitUntil("the relay to say the names differ\n\(wrong.log)") {
+            wrong.logLines(containing: "petspotd refuses the relay") == 1 && wrong.log.contains("shelter-north-1") && wrong.log.contains("kiosk-9")
+        }
+        let status = try runProgram(Paths.petspotRelay, ["--status", "--socket", daemon.socketPath, "--state-file", wrong.statePath])
+        #expect(status.stdout.contains("--box \"kiosk-9\": make them the same, or leave out --box"), "\(status.stdout)")
+        #expect(try wrong.stop() == 0)
+        #expect(try daemon.relayPending() == 2 && postgres.storedReports().isEmpty, "nothing claimed, nothing stored under a wrong name")
+
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: nil).start()
+        try Self.expectAllDeliveredOnce(daemon, postgres, box: "shelter-north-1", relay: relay)
+        let told = try runProgram(Paths.petspotRelay, ["--status", "--socket", daemon.socketPath, "--state-file", relay.statePath])
+        #expect(told.stdout.contains("box: shelter-north-1;"), "\(told.stdout)")
+    }
+
     @Test("a whole report filed through the socket appears in PostgreSQL with its photo intact")
     func wholeReport() throws {
         let postgres = try PostgresServer()
-        let daemon = try DaemonProcess.forRelay().start()
+        let daemon = try DaemonProcess.forRelay(box: "kiosk-1").start()
         let id = try Self.file(1, on: daemon)[0]
         #expect(try daemon.relayPending() == 1)
         let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: "kiosk-1").start()
@@ -110,7 +130,7 @@ struct RelayDeliveryTests {
         defer { try? FileManager.default.removeItem(at: credentials) }
         let credential = credentials.appendingPathComponent("postgres-password").path
 
-        let daemon = try DaemonProcess.forRelay().start()
+        let daemon = try DaemonProcess.forRelay(box: "kiosk-1").start()
         _ = try Self.file(2, on: daemon)
         // No credential: PostgreSQL refuses the relay, which says so and delivers nothing.
         let relay = try RelayProcess(daemon: daemon, postgresURL: url, box: "kiosk-1").start()
@@ -247,7 +267,7 @@ struct RelayDeliveryTests {
     func twoBoxes() throws {
         let postgres = try PostgresServer()
         let daemonA = try DaemonProcess.forRelay().start()
-        let daemonB = try DaemonProcess.forRelay().start()
+        let daemonB = try DaemonProcess.forRelay(box: "b").start()
         let idsA = try Self.file(25, on: daemonA)
         let idsB = try Self.file(30, on: daemonB)
         let relayA = try RelayProcess(daemon: daemonA, postgresURL: postgres.url(), box: "a", settings: Self.settings(batchSize: 4)).start()

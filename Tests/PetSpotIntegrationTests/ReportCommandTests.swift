@@ -358,7 +358,14 @@ struct ReportCommandTests {
 
         /// Waits for the end of the program and of its output, with its stdin still open.
         func waitForExit() throws -> (status: Int32, stdout: String, stderr: String) {
-            try waitUntil("petspot report to exit\n\(stdout)") { !process.isRunning && written.withLockedValue { $0.closed == 2 } }
+            do {
+                try waitUntil("petspot report to exit") { !process.isRunning && written.withLockedValue { $0.closed == 2 } }
+            } catch {
+                // What stood at the deadline: a program still running, or one whose output some
+                // other process still holds open (the pipes' ends are inherited by any child).
+                let state = written.withLockedValue { "running: \(process.isRunning), output ends closed: \($0.closed) of 2\n--- stdout ---\n\($0.stdout)--- stderr ---\n\($0.stderr)" }
+                throw TimedOut(description: "\(error); \(state)")
+            }
             return written.withLockedValue { (process.terminationStatus, $0.stdout, $0.stderr) }
         }
     }

@@ -32,8 +32,15 @@ enum HostileAnswers {
     }
 
     /// Every request answered `way`, except the methods in `overrides`.
-    static func script(_ way: Way, overrides: [String: Way] = [:]) -> ScriptedDaemon.Script {
-        { request in lines(request, overrides[request.method] ?? way) }
+    /// `box`: daemon.info names this box, as a relay given `--box` needs it to.
+    static func script(_ way: Way, overrides: [String: Way] = [:], box: String? = nil) -> ScriptedDaemon.Script {
+        { request in
+            if let box, request.method == "daemon.info" {
+                let info = DaemonInfo.Result(version: "0.1.0", box: box, locationProviders: [], limits: [])
+                return [JSONWriter.string(["jsonrpc": "2.0", "id": request.id, "result": info.json])]
+            }
+            return lines(request, overrides[request.method] ?? way)
+        }
     }
 
     static func lines(_ request: ScriptedDaemon.Request, _ way: Way) -> [String] {

@@ -25,18 +25,19 @@ final class RelayProcess {
 
     /// `settings` go into a configuration file (`--config`); the flags name the daemon, the
     /// database, the box and the state file.
-    convenience init(daemon: DaemonProcess, postgresURL: String, box: String, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
+    convenience init(daemon: DaemonProcess, postgresURL: String, box: String?, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
         try self.init(socket: daemon.socketPath, postgresURL: postgresURL, box: box, settings: settings)
     }
 
-    init(socket: String, postgresURL: String, box: String, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
+    /// `box`: the `--box` the daemon must have; nil: none, the relay takes the daemon's.
+    init(socket: String, postgresURL: String, box: String?, settings: JSONObject = ["pollIntervalSeconds": .number(JSONNumber(validatedLiteral: "0.05")), "retryMaxDelaySeconds": 1]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-relay-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         statePath = directory.appendingPathComponent("state.json").path
         logPath = directory.appendingPathComponent("relay.log").path
         let configPath = directory.appendingPathComponent("relay.json").path
         try JSONWriter.string(.object(settings)).write(toFile: configPath, atomically: true, encoding: .utf8)
-        arguments = ["--socket", socket, "--postgres", postgresURL, "--box", box, "--state-file", statePath,
+        arguments = ["--socket", socket, "--postgres", postgresURL] + (box.map { ["--box", $0] } ?? []) + ["--state-file", statePath,
                      "--config", configPath]
     }
 
@@ -97,8 +98,9 @@ final class RelayProcess {
 
 extension DaemonProcess {
     /// A daemon whose relay methods the tests (root) may call.
-    static func forRelay(settings: JSONObject = JSONObject()) throws -> DaemonProcess {
-        var merged: JSONObject = ["relay": ["group": "root", "claimTimeoutSeconds": 5]]
+    /// `box`: its box.name, which a relay given `--box` must find.
+    static func forRelay(box: String = "a", settings: JSONObject = JSONObject()) throws -> DaemonProcess {
+        var merged: JSONObject = ["relay": ["group": "root", "claimTimeoutSeconds": 5], "box": ["name": .string(box)]]
         for member in settings { merged[member.key] = member.value }
         return try DaemonProcess(settings: merged)
     }
