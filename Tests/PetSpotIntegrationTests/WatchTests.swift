@@ -68,6 +68,31 @@ struct WatchTests {
         #expect(logLines(daemon.log, containing: "ended relay watches whose user is no longer in relay.group").count == 1)
     }
 
+    @Test("a reload that takes the connection's user out of board.staffGroup ends its staff watch of the animal list; watched again, the list is the public's")
+    func staffWatchEndsWithItsPermission() throws {
+        let group = try #require(getgrgid(getgid()).map { String(cString: $0.pointee.gr_name) })
+        let daemon = try DaemonProcess(settings: ["board": ["staffGroup": .string(group)]]).start()
+        let (staff, owner) = (try daemon.connect(), try daemon.connect())
+        let id = try subscription(try staff.result("animals.watch"))
+        _ = try owner.result("flow.submit", ["flowId": .string(try prepareReport(owner))])
+        let seen = try #require(try next(staff).reading(AnimalsChanged.self))
+        #expect(seen.subscription == id && seen.animal?.chipNumber != nil, "staff see the chip")
+
+        try daemon.rewriteConfiguration(["board": ["staffGroup": "petspot-no-such-group"]])
+        daemon.signal(SIGHUP)
+        let ended = try #require(try next(staff).reading(WatchEnded.self))
+        #expect(ended.subscription == id)
+        #expect(ended.reason == .permissionRevoked)
+        #expect(ended.message.contains("board.staffGroup"), "\(ended.message)")
+        #expect(try staff.failure("unwatch", ["subscription": .string(id)]).kind == .invalidParams, "the watch outlived its end")
+
+        let again = try subscription(try staff.result("animals.watch"))
+        _ = try owner.result("flow.submit", ["flowId": .string(try prepareReport(owner))])
+        let shown = try #require(try next(staff).reading(AnimalsChanged.self))
+        #expect(shown.subscription == again && shown.change == .added && shown.animal?.chipNumber == nil, "watched again as the public")
+        #expect(logLines(daemon.log, containing: "ended staff watches of the animal list").count == 1)
+    }
+
     @Test("a notification caused by a request goes out after that request's answer, on the same connection")
     func orderOnOwnConnection() throws {
         let daemon = try DaemonProcess().start()
