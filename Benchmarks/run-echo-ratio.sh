@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # petspotd against a bare C epoll NDJSON echo server (Benchmarks/echo/echo.c), side by side in
 # one run with the same load client and the same request lines. Prints each figure, the ratios
-# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server"), then allocations per
+# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server"), flow.get both with a
+# flow per connection and with all 64 on one flow (the load client in C only), then allocations per
 # flow.get (Benchmarks/run-allocs.sh).
 #   Benchmarks/run-echo-ratio.sh [seconds per figure]
 # BIN=dir runs the petspotd and petspot-load found there instead of building (to compare a
@@ -49,6 +50,7 @@ pid=$!
 wait_for_socket "$dir/petspotd.sock"
 echo "== petspotd, 64 connections, $seconds s each, load client: $client"
 load "$dir/petspotd.sock" 1 --method flow.get; read -r get1 get1p99 <<<"$result"
+if [ "$client" = c ]; then load "$dir/petspotd.sock" 1 --method flow.get-one; read -r getone getonep99 <<<"$result"; fi
 load "$dir/petspotd.sock" 1 --method daemon.info; read -r info1 info1p99 <<<"$result"
 load "$dir/petspotd.sock" 32 --method flow.get; read -r get32 _ <<<"$result"
 kill "$pid"; wait "$pid" 2>/dev/null || true
@@ -71,9 +73,15 @@ printf '%-34s %12s %10s   %s\n' "what" "req/s" "p99 ms" "goal"
 printf '%-34s %12s %10s   %s\n' "C echo, 64x1" "$echo1" "$echo1p99" ""
 printf '%-34s %12s %10s   %s\n' "C echo, 64x32" "$echo32" "" ""
 printf '%-34s %12s %10s   %s\n' "flow.get, 64x1" "$get1" "$get1p99" "p99 <= 1.5 ms: $(met "$get1p99" 1.5 max)"
+if [ "$client" = c ]; then
+  printf '%-34s %12s %10s   %s\n' "flow.get, one flow, 64x1" "$getone" "$getonep99" ""
+fi
 printf '%-34s %12s %10s   %s\n' "daemon.info, 64x1" "$info1" "$info1p99" ""
 printf '%-34s %12s %10s   %s\n' "flow.get, 64x32" "$get32" "" ">= 200000 req/s: $(met "$get32" 200000 min)"
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x1)" "$r_get" "" ">= 0.35: $(met "$r_get" 0.35 min)"
+if [ "$client" = c ]; then
+  printf '%-34s %12s %10s   %s\n' "flow.get one flow / echo (64x1)" "$(ratio "$getone" "$echo1")" "" ""
+fi
 printf '%-34s %12s %10s   %s\n' "daemon.info / echo (64x1)" "$r_info" "" ">= 0.45: $(met "$r_info" 0.45 min)"
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x32)" "$(ratio "$get32" "$echo32")" "" ""
 allocs=$(BIN="$bin" Benchmarks/run-allocs.sh flow.get 1 4 | awk '/^allocations per/ {print $NF}')

@@ -4,9 +4,10 @@
  * but without a thread per connection: at 1 request in flight, 64 blocking client threads cost
  * the two cores of a small box more than the server does, and set the pace of both servers.
  *   cc -O2 -o petspot-load-c Benchmarks/echo/load.c
- *   ./petspot-load-c SOCKET CONNECTIONS DEPTH SECONDS flow.get|daemon.info [--echo]
- * flow.get: each connection starts a flow of its own first (with --echo, the server only echoes
- * lines: an id of the same length). Prints what petspot-load prints, in the same words. An
+ *   ./petspot-load-c SOCKET CONNECTIONS DEPTH SECONDS flow.get|flow.get-one|daemon.info [--echo]
+ * flow.get: each connection starts a flow of its own first; flow.get-one: the first connection
+ * starts one flow and every connection asks for it (with --echo, the server only echoes lines:
+ * an id of the same length). Prints what petspot-load prints, in the same words. An
  * answer without "result" where it begins counts as a failure.
  */
 #define _GNU_SOURCE
@@ -110,7 +111,7 @@ static int send_window(struct conn *c) {
 
 int main(int argc, char **argv) {
     if (argc < 6) {
-        fprintf(stderr, "usage: %s SOCKET CONNECTIONS DEPTH SECONDS flow.get|daemon.info [--echo]\n", argv[0]);
+        fprintf(stderr, "usage: %s SOCKET CONNECTIONS DEPTH SECONDS flow.get|flow.get-one|daemon.info [--echo]\n", argv[0]);
         return 2;
     }
     const char *path = argv[1];
@@ -125,12 +126,13 @@ int main(int argc, char **argv) {
     struct conn *conns = calloc((size_t)connections, sizeof *conns);
     if (!conns) die("calloc");
     char answer[BUF], line[256];
+    int one_flow = strcmp(method, "flow.get-one") == 0;
+    char flow[37] = "00000000-0000-4000-8000-000000000000";
     for (int i = 0; i < connections; i++) {
         struct conn *c = &conns[i];
         c->fd = connect_to(path);
-        if (strcmp(method, "flow.get") == 0) {
-            char flow[37] = "00000000-0000-4000-8000-000000000000";
-            if (!echo) {
+        if (strcmp(method, "flow.get") == 0 || one_flow) {
+            if (!echo && (!one_flow || i == 0)) {
                 call(c->fd, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"flow.start\"}\n", answer, sizeof answer);
                 const char *at = strstr(answer, "\"flow\":{\"id\":\"");
                 if (!at) { fprintf(stderr, "petspot-load-c: flow.start gave no flow id: %s", answer); return 1; }
