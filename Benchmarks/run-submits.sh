@@ -2,7 +2,8 @@
 # Figures for docs/PERFORMANCE.md: durable submits. Builds release binaries, runs petspotd on a
 # scratch socket and a fresh database in $TMPDIR (it must be a disk, not a tmpfs: the figures are
 # about fsync), and files whole reports over 1 and then N connections with petspot-load; then
-# `flow.submit` alone over N connections (flows taken to their summary first, untimed); then the
+# `flow.submit` alone over N connections (flows taken to their summary first, untimed), then
+# reports.close and reports.amend alone the same way (reports filed first, untimed); then the
 # report store alone, in process (petspot-store-load), with 1 and then N writers.
 #   Benchmarks/run-submits.sh [connections] [seconds] [prepared flows per connection]
 # BIN=dir runs the petspotd, petspot-load and petspot-store-load found in dir instead of building: to compare two
@@ -33,6 +34,14 @@ echo "== flow.submit alone, $connections connections, $prepared flows each prepa
 start_daemon
 "$bin/petspot-load" --socket "$dir/petspotd.sock" --submits --prepared "$prepared" --connections "$connections"
 stop_daemon
+
+# A report's changes are durable writes too (REPORTS.md): each alone, over reports filed first.
+for change in reports.close reports.amend; do
+  echo "== $change alone, $connections connections, $prepared reports each filed first"
+  start_daemon
+  "$bin/petspot-load" --socket "$dir/petspotd.sock" --changes "$change" --prepared "$prepared" --connections "$connections"
+  stop_daemon
+done
 
 for n in 1 "$connections"; do
   echo "== the report store alone, $n writer(s), $seconds s"

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PetSpotClient
+import PetSpotJSON
 import Synchronization
 
 /// Durable submits: each connection files whole reports in a closed loop. The steps before the
@@ -96,7 +97,45 @@ enum SubmitBenchmark {
         return flow
     }
 
+    /// flow.submit alone: each connection's flows are taken to their summary first.
     static func runPrepared(socket: String, connections: Int, flowsEach: Int) {
+        runTimed(socket: socket, connections: connections, what: "flow.submit", prepare: { conn in
+            try (0..<flowsEach).map { _ in try fillFlow(conn) }
+        }, timed: timedSubmit)
+        print("flows prepared before the clock started: \(flowsEach) per connection")
+    }
+
+    /// A report's change alone (`reports.close`, `reports.amend`, `reports.renew`), each a
+    /// durable write as a submit is: each connection files `reportsEach` reports first, untimed,
+    /// then changes each of them once.
+    static func runChanges(_ change: String, socket: String, connections: Int, reportsEach: Int) {
+        runTimed(socket: socket, connections: connections, what: change, prepare: { conn in
+            try (0..<reportsEach).map { _ in
+                guard let id = try conn.call("flow.submit", ["flowId": .string(try fillFlow(conn))]).get()["report"]?["id"]?.stringValue else {
+                    throw ClientError("flow.submit gave no report")
+                }
+                return id
+            }
+        }, timed: { report, conn in
+            let params: JSONObject = switch change {
+            case "reports.close": ["reportId": .string(report), "outcome": "found"]
+            case "reports.amend": ["reportId": .string(report), "values": ["contactPhone": "+48 601 234 999"]]
+            default: ["reportId": .string(report)]
+            }
+            let clock = ContinuousClock()
+            let sent = clock.now
+            let changed = try conn.call(change, params).get()
+            let took = sent.duration(to: clock.now)
+            guard case .number(let version)? = changed["report"]?["version"], version.exactInt == 2 else { throw ClientError("\(change) did not change the report: \(changed)") }
+            return took
+        })
+        print("reports filed before the clock started: \(reportsEach) per connection")
+    }
+
+    /// Every connection prepares its items, untimed; then all go at once in a closed loop, and
+    /// each item's `timed` round trip is counted.
+    private static func runTimed(socket: String, connections: Int, what: String, prepare: @escaping @Sendable (PetSpotConnection) throws -> [String],
+                                 timed: @escaping @Sendable (String, PetSpotConnection) throws -> Duration) {
         let latencies = Mutex<[Duration]>([])
         let failures = Atomic<Int>(0)
         let ready = DispatchGroup()
@@ -110,12 +149,12 @@ enum SubmitBenchmark {
                 defer { finished.leave() }
                 var mine: [Duration] = []
                 defer { latencies.withLock { $0 += mine } }
-                var flows: [String] = []
+                var items: [String] = []
                 var conn: PetSpotConnection?
                 do {
                     let opened = try PetSpotConnection(socketPath: socket)
                     conn = opened
-                    for _ in 0..<flowsEach { flows.append(try fillFlow(opened)) }
+                    items = try prepare(opened)
                 } catch {
                     FileHandle.standardError.write(Data("petspot-load: preparing: \(error)\n".utf8))
                     failures.add(1, ordering: .relaxed)
@@ -124,7 +163,7 @@ enum SubmitBenchmark {
                 go.wait()
                 guard let conn else { return }
                 do {
-                    for flow in flows { mine.append(try timedSubmit(flow, on: conn)) }
+                    for item in items { mine.append(try timed(item, conn)) }
                 } catch {
                     FileHandle.standardError.write(Data("petspot-load: \(error)\n".utf8))
                     failures.add(1, ordering: .relaxed)
@@ -137,12 +176,11 @@ enum SubmitBenchmark {
         let began = clock.now
         for _ in 0..<connections { go.signal() }
         finished.wait()
-        print("flows prepared before the clock started: \(flowsEach) per connection")
         printFigures(connections: connections, elapsed: began.duration(to: clock.now), latencies: latencies.withLock { $0 },
-               failures: failures.load(ordering: .relaxed))
+                     failures: failures.load(ordering: .relaxed), what: what)
     }
 
-    private static func printFigures(connections: Int, elapsed: Duration, latencies: [Duration], failures: Int) {
+    private static func printFigures(connections: Int, elapsed: Duration, latencies: [Duration], failures: Int, what: String = "flow.submit") {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> String {
@@ -152,8 +190,8 @@ enum SubmitBenchmark {
             return String(format: "%.2f ms", ms)
         }
         print("connections: \(connections), seconds: \(String(format: "%.1f", seconds))")
-        print("reports filed: \(sorted.count), failures: \(failures)")
-        print(String(format: "submits: %.0f /s", Double(sorted.count) / seconds))
-        print("flow.submit round trip: p50 \(percentile(0.50)), p99 \(percentile(0.99))")
+        print("\(what == "flow.submit" ? "reports filed" : "reports changed"): \(sorted.count), failures: \(failures)")
+        print(String(format: "\(what == "flow.submit" ? "submits" : "changes"): %.0f /s", Double(sorted.count) / seconds))
+        print("\(what) round trip: p50 \(percentile(0.50)), p99 \(percentile(0.99))")
     }
 }

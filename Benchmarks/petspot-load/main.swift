@@ -9,6 +9,7 @@
 //   petspot-load --socket run/petspotd.sock --submits --connections 16 --seconds 10
 //   petspot-load --socket run/petspotd.sock --submits --reports 10000   (exactly that many, then stop)
 //   petspot-load --socket run/petspotd.sock --submits --prepared 500 --connections 16   (flow.submit alone)
+//   petspot-load --socket run/petspotd.sock --changes reports.close --prepared 500 --connections 16   (a change alone: close, amend, renew)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,8 @@ struct Options {
     var reports: Int?
     /// With --submits: take this many flows per connection to their summary first, then time only the submits.
     var prepared: Int?
+    /// A report's change to time alone, over reports filed first (`--prepared` per connection).
+    var changes: String?
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -62,6 +65,10 @@ struct Options {
                 guard ["flow.get", "daemon.info"].contains(o.method) else { fail("--method is flow.get or daemon.info") }
             case "--echo": o.echo = true
             case "--submits": o.submits = true
+            case "--changes":
+                let change = value()
+                guard ["reports.close", "reports.amend", "reports.renew"].contains(change) else { fail("--changes takes reports.close, reports.amend or reports.renew") }
+                o.changes = change
             case "--reports":
                 guard let n = Int(value()), n > 0 else { fail("--reports needs a positive whole number") }
                 o.reports = n
@@ -98,6 +105,11 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 
 if let gpsd = options.gpsdBench {
     GpsdBenchmark.run(socket: options.socket, gpsd: gpsd, requests: options.requests, naiveRequests: options.naiveRequests)
+    exit(0)
+}
+
+if let change = options.changes {
+    SubmitBenchmark.runChanges(change, socket: options.socket, connections: options.connections, reportsEach: options.prepared ?? 200)
     exit(0)
 }
 
