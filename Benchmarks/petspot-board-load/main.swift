@@ -1,6 +1,7 @@
 // The animal list over a board of many reports, in process: how long a page takes, per kind of
 // query, from the store's reads and PetSpotBoard's rules, as the daemon makes one.
 //   petspot-board-load DATABASE [reports] [queries per kind]
+// Last, it erases as many reports as it asks pages of a kind, each timed: erasure's cost.
 // A DATABASE that does not hold the reports yet is filled first: reports spread over Poland,
 // one in 30 without a position, of three species, submitted over 90 days.
 #if canImport(Glibc)
@@ -196,5 +197,19 @@ let newestAfter = try await cursor(newest, beforePage: 50)
 try await measure("newest first, page 50") { try await page(newest, after: newestAfter).animals.count }
 try await measure("chip lookup") {
     try await store.boardEntries(chipDigits: chipNumber(Int.random(in: 0..<reportCount)), limit: 20).count
+}
+// Erasure on a board this size: each report's personal data out of the database file and its
+// WAL (secure_delete, a checkpoint that truncates), one report at a time, as reports.erase does.
+// The reports erased stay erased: run on a fresh DATABASE to measure again.
+var erasable = Array((0..<reportCount).shuffled().prefix(queries + 5))
+try await measure("reports.erase, one report") {
+    guard let number = erasable.popLast() else { return 0 }
+    do {
+        _ = try await store.erase(id: "report-\(number)", ownerUID: 1000, now: Date())
+        return 1
+    } catch {
+        print("report-\(number): \(error)")
+        return 0
+    }
 }
 try await store.close()
