@@ -1,9 +1,10 @@
 import FoundationEssentials
 import SQLiteNIO
 
-// An owner's changes to a report after submit: close, renew, amend, erase. Each is one
-// transaction, durable when it returns (synchronous=FULL, as a submit), decided by
-// `ReportLife.applying(_:at:)`.
+// An owner's changes to a report after submit: close, renew, amend, erase. Each is durable
+// when it returns (synchronous=FULL, as a submit), decided by `ReportLife.applying(_:at:)`;
+// changes that arrive while another operation holds the connection share the next
+// transaction and its one fsync, as submits do.
 extension ReportStore {
     /// `reports.close`: a `missing` or `expired` report becomes `found` or `withdrawn`; the same
     /// close again answers the report unchanged.
@@ -27,11 +28,13 @@ extension ReportStore {
     /// (`.rejected` with a `ReportStoreError` of kind `.invalidBoardFields`), and a closed or
     /// erased report (`.refused`), which is told before the amendment is asked. Values and
     /// photo as they are already change nothing.
+    /// `photoBytes`: about how large a photo the amendment brings, so that a group of changes
+    /// stays within the bounds of a group of submits.
     public func amend(
-        id: String, ownerUID: UInt32, now: Date,
+        id: String, ownerUID: UInt32, now: Date, photoBytes: Int = 0,
         _ amendment: @escaping @Sendable (StoredReport) throws -> (valuesJSON: String, photo: PhotoAmendment, board: BoardFields)
     ) async throws(ReportChangeError) -> ReportChangeResult {
-        try await change("cannot amend report", id: id, ownerUID: ownerUID, now: now) { stored in
+        try await change("cannot amend report", id: id, ownerUID: ownerUID, now: now, bytes: photoBytes) { stored in
             if case .refused = stored.life.applying(.amend(changesValues: true), at: now) { return .change(.amend(changesValues: true), nil) }
             let valuesJSON: String, photo: PhotoAmendment, board: BoardFields
             do {
@@ -59,7 +62,8 @@ extension ReportStore {
     public func amend(
         id: String, ownerUID: UInt32, valuesJSON: String, photo: PhotoAmendment, board: BoardFields, now: Date
     ) async throws(ReportChangeError) -> ReportChangeResult {
-        try await amend(id: id, ownerUID: ownerUID, now: now) { _ in (valuesJSON, photo, board) }
+        let bytes = if case .replace(let new) = photo { new.data.count } else { 0 }
+        return try await amend(id: id, ownerUID: ownerUID, now: now, photoBytes: bytes) { _ in (valuesJSON, photo, board) }
     }
 
     /// `reports.erase`: the report's personal data is gone for good, from the answers and from
@@ -85,40 +89,118 @@ extension ReportStore {
         var board: BoardFields
     }
 
-    /// One owner's change in one transaction: the report (the owner's, else `reportNotFound`),
-    /// the change `decide` makes of it, the rules' answer, and, for a new version, its writes.
+    /// Queues an owner's change for the next group of changes, and waits for its answer.
     private func change(
-        _ action: String, id: String, ownerUID: UInt32, now: Date,
+        _ action: String, id: String, ownerUID: UInt32, now: Date, bytes: Int = 0,
         _ decide: @escaping @Sendable (StoredReport) -> Decision
     ) async throws(ReportChangeError) -> ReportChangeResult {
-        let now = now.inWholeMilliseconds
-        let outcome: Result<ReportChangeResult, ReportChangeError>
         do {
-            outcome = try await writing(action) { db in
-                guard let row = try await db.row(
-                    "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id = ? AND owner_uid = ?",
-                    [.text(id), .integer(Int(ownerUID))]
-                ) else { return (.failure(.refused(.reportNotFound)), erasedAt: nil) }
-                let stored = try StoredReport(row: row)
-                let (change, edit): (ReportChange, RowEdit?)
-                switch decide(stored) {
-                case .change(let decided, let decidedEdit): (change, edit) = (decided, decidedEdit)
-                case .rejected(let error): return (.failure(.rejected(error)), erasedAt: nil)
-                }
-                switch stored.life.applying(change, at: now) {
-                case .refused(let refusal):
-                    return (.failure(.refused(refusal)), erasedAt: nil)
-                case .unchanged:
-                    return (.success(ReportChangeResult(report: stored, changed: false)), erasedAt: nil)
-                case .changed(let life):
-                    let report = try await Self.write(life, of: stored, seq: try row.integer("seq"), edit: edit, into: db)
-                    return (.success(ReportChangeResult(report: report, changed: true)), erasedAt: life.erasedAt)
-                }
-            }
+            try checkOpen(action)
         } catch {
             throw .failed(error)
         }
-        return try outcome.get()
+        if Task.isCancelled { throw .failed(ReportStoreError(kind: .cancelled, path: path, message: "\(action): cancelled")) }
+        let pending = PendingChange(action: action, id: id, ownerUID: ownerUID, now: now.inWholeMilliseconds, bytes: bytes, decide: decide)
+        if changeQueue.withLockedValue({ $0.enqueue(pending) }) { askForChangeTurn() }
+        return try await pending.outcome().get()
+    }
+
+    /// Queues a turn of the store that makes the oldest waiting changes in one transaction.
+    private func askForChangeTurn() {
+        // Unstructured, like every operation: once queued, a change is made or failed with its
+        // group even if its caller is cancelled.
+        Task { [self] in
+            await gate.withTurn {
+                let (group, more) = changeQueue.withLockedValue {
+                    $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes)
+                }
+                if more { askForChangeTurn() }
+                await commit(group)
+            }
+        }
+    }
+
+    /// Makes `group`'s changes in one transaction, in their order (a change sees those before
+    /// it), and answers each once it has committed durably to the file at the path. When a
+    /// member fails (not refused: an error of the store), the transaction is undone and each
+    /// member made alone, so that one change's failure is never another's.
+    private func commit(_ group: [PendingChange]) async {
+        guard let first = group.first else { return }
+        let watch = self.watch
+        guard let db = connection.withLockedValue({ $0 }) else {
+            let closed = ReportStoreError(kind: .closed, path: path, message: "\(first.action): the store is closed")
+            for member in group { member.answer(.failure(.failed(closed))) }
+            return
+        }
+        do {
+            if let damage = damage.withLockedValue({ $0 }) { throw damage }
+            try await db.run { try watch.check() }
+            let outcomes = try await db.inTransaction {
+                var reports = try await Self.read(group, in: db)
+                var outcomes: [(outcome: ChangeOutcome, erasedAt: Date?)] = []
+                for member in group { outcomes.append(try await Self.make(member, on: &reports, in: db)) }
+                return outcomes
+            }
+            committedTransactions.withLockedValue { $0 += 1 }
+            try await db.run { try watch.check() }
+            // Before the answers: whoever learns of this write finds the cleanup done, or pending.
+            if let erasedAt = outcomes.compactMap(\.erasedAt).min() {
+                await cleanDisk(db, afterErasureAt: erasedAt)
+            } else {
+                await cleanDiskIfPending(db)
+            }
+            for (member, made) in zip(group, outcomes) { member.answer(made.outcome) }
+        } catch {
+            let failure = await Self.explain(error, first.action, path: path, watch: watch, db: db)
+            noteIfDamaged(failure)
+            guard group.count > 1, failure.kind != .fileLost, failure.kind != .damaged, failure.kind != .closed else {
+                for member in group { member.answer(.failure(.failed(failure))) }
+                return
+            }
+            for member in group { await commit([member]) }
+        }
+    }
+
+    /// The reports a group of changes is about, by id, with their row numbers: one read for
+    /// the whole group.
+    private static func read(_ group: [PendingChange], in db: DatabaseConnection) async throws -> [String: (report: StoredReport, seq: Int64)] {
+        let ids = Array(Set(group.map(\.id)))
+        var reports: [String: (report: StoredReport, seq: Int64)] = [:]
+        for row in try await db.rows(
+            "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id IN (\(placeholders(ids.count)))",
+            ids.map { .text($0) })
+        {
+            let report = try StoredReport(row: row)
+            reports[report.id] = (report, try row.integer("seq"))
+        }
+        return reports
+    }
+
+    /// One owner's change, inside its group's transaction: the report (the owner's, else
+    /// `reportNotFound`) as the changes before it in the group left it, the change `decide`
+    /// makes of it, the rules' answer, and, for a new version, its writes, which the changes
+    /// after it then see; and when it erased.
+    private static func make(
+        _ member: PendingChange, on reports: inout [String: (report: StoredReport, seq: Int64)], in db: DatabaseConnection
+    ) async throws -> (outcome: ChangeOutcome, erasedAt: Date?) {
+        guard let (stored, seq) = reports[member.id], stored.ownerUID == member.ownerUID else {
+            return (.failure(.refused(.reportNotFound)), nil)
+        }
+        let (change, edit): (ReportChange, RowEdit?)
+        switch member.decide(stored) {
+        case .change(let decided, let decidedEdit): (change, edit) = (decided, decidedEdit)
+        case .rejected(let error): return (.failure(.rejected(error)), nil)
+        }
+        switch stored.life.applying(change, at: member.now) {
+        case .refused(let refusal):
+            return (.failure(.refused(refusal)), nil)
+        case .unchanged:
+            return (.success(ReportChangeResult(report: stored, changed: false)), nil)
+        case .changed(let life):
+            let report = try await write(life, of: stored, seq: seq, edit: edit, into: db)
+            reports[member.id] = (report, seq)
+            return (.success(ReportChangeResult(report: report, changed: true)), life.erasedAt)
+        }
     }
 
     /// Runs `body` in one transaction in its own turn; returns once it has committed durably
@@ -145,7 +227,7 @@ extension ReportStore {
 
     /// Writes a new version of `stored`: its life, the version its delivery waits for, what
     /// the change does to its row (erasure: the values but species and date, and the photo),
-    /// and its board row (erasure: deleted). Returns the report as it reads back.
+    /// and its board row (erasure: deleted). Returns the report as it now reads back.
     static func write(
         _ life: ReportLife, of stored: StoredReport, seq: Int64, edit: RowEdit?, into db: DatabaseConnection
     ) async throws -> StoredReport {
@@ -182,11 +264,15 @@ extension ReportStore {
                           .text(photo.sha256), .integer(photo.data.count), seqData])
             }
         }
-        guard let row = try await db.row(
-            "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE seq = ?", [seqData]
-        ) else {
-            throw ReportStoreError(kind: .io, path: nil, message: "report \(stored.id) vanished inside its transaction")
+        // As it now reads back: its new version is not delivered yet.
+        let photo: (mediaType: String?, sha256: String?, bytes: Int?) = switch edit?.photo {
+        case nil, .keep?: (stored.photoMediaType, stored.photoSHA256, stored.photoBytes)
+        case .remove?: (nil, nil, nil)
+        case .replace(let new)?: (new.mediaType, new.sha256, new.data.count)
         }
-        return try StoredReport(row: row)
+        return StoredReport(
+            id: stored.id, flowID: stored.flowID, ownerUID: stored.ownerUID, submittedAt: stored.submittedAt,
+            valuesJSON: edit?.valuesJSON ?? stored.valuesJSON, photoMediaType: photo.mediaType, photoSHA256: photo.sha256,
+            photoBytes: photo.bytes, life: life, delivery: .pending, deliveredVersion: stored.deliveredVersion)
     }
 }

@@ -34,11 +34,7 @@ extension ReportStore {
             throw ReportStoreError(kind: .invalidBoardFields, path: nil, message: "\(action): \(problem)")
         }
         let pending = PendingSubmit(report, submitted: submitted)
-        let asksForTurn = submitQueue.withLockedValue { queue in
-            queue.waiting.append(pending)
-            defer { queue.turnAskedFor = true }
-            return !queue.turnAskedFor
-        }
+        let asksForTurn = submitQueue.withLockedValue { $0.enqueue(pending) }
         if asksForTurn { askForGroupTurn() }
         return try await pending.outcome().get()
     }
@@ -73,19 +69,7 @@ extension ReportStore {
 
     /// The oldest waiting submits, as many as one group takes, and whether more wait after them.
     private func takeGroup() -> (group: [PendingSubmit], more: Bool) {
-        submitQueue.withLockedValue { queue in
-            var count = 0
-            var bytes = 0
-            for submit in queue.waiting {
-                guard count < Self.maxGroupMembers, count == 0 || bytes + submit.bytes <= Self.maxGroupBytes else { break }
-                count += 1
-                bytes += submit.bytes
-            }
-            let group = Array(queue.waiting.prefix(count))
-            queue.waiting.removeFirst(count)
-            queue.turnAskedFor = !queue.waiting.isEmpty
-            return (group, queue.turnAskedFor)
-        }
+        submitQueue.withLockedValue { $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes) }
     }
 
     /// Stores `group` in one transaction and answers each member; runs in a turn of the gate.
@@ -268,7 +252,7 @@ extension ReportStore {
         ]
     }
 
-    private static func placeholders(_ count: Int) -> String {
+    static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 

@@ -4,6 +4,9 @@ extension ReportStore {
     /// Submits queued and not yet taken into a group: lets a test wait until its submits are queued.
     var queuedSubmits: Int { submitQueue.withLockedValue { $0.waiting.count } }
 
+    /// Owners' changes queued and not yet taken into a group.
+    var queuedChanges: Int { changeQueue.withLockedValue { $0.waiting.count } }
+
     /// Runs `body` in a turn of its own: operations called meanwhile wait, as they would behind a
     /// slow commit. For tests that need submits to queue up.
     func holdingTurn<T>(_ body: () async throws -> T) async throws -> T {

@@ -31,12 +31,11 @@ public final class ReportStore: Sendable {
     /// Set when close begins: calls made from then on fail with `.closed`.
     let isClosed = NIOLockedValueBox(false)
     /// Submits not yet taken into a group, oldest first, and whether a turn to take them is queued.
-    let submitQueue = NIOLockedValueBox(SubmitQueue())
-    struct SubmitQueue {
-        var waiting: [PendingSubmit] = []
-        var turnAskedFor = false
-    }
-    /// Submit transactions committed since opening: tells tests how submits were grouped.
+    let submitQueue = NIOLockedValueBox(GroupQueue<PendingSubmit>())
+    /// Owners' changes waiting for their group's turn, as submits do.
+    let changeQueue = NIOLockedValueBox(GroupQueue<PendingChange>())
+    /// Group transactions (of submits, of changes) committed since opening: tells tests how
+    /// writes were grouped.
     let committedTransactions = NIOLockedValueBox(0)
     /// Set once SQLite finds the file damaged: from then on every call fails with it, and this
     /// process neither reads nor writes the file again.

@@ -74,10 +74,16 @@ extension ReportsHandlers {
     /// goes straight into the database.
     func amend(_ params: ReportsAmend.Params, _ context: RequestContext) -> Reply<ReportAnswer> {
         let services = self.services
+        // About the photo's size, from its base64: a group of changes keeps within its bounds.
+        let photoBytes: Int = switch params.values["photo"]?["data"] {
+        case .string(let text)?: text.utf8.count / 4 * 3
+        case .longString(let text)?: text.utf8Count / 4 * 3
+        default: 0
+        }
         return changing(params.reportId, context) { (store, owner, now) async throws(ReportChangeError) in
             let env = services.flowEnvironment()
             let prepared = PreparedUpdate(params.values, env: env)
-            return try await store.amend(id: params.reportId, ownerUID: owner, now: now) { stored in
+            return try await store.amend(id: params.reportId, ownerUID: owner, now: now, photoBytes: photoBytes) { stored in
                 guard case .object(let storedValues)? = try? JSONParser.parse(stored.valuesJSON),
                       let values = FlowValues(stored: storedValues)
                 else { throw RPCError(.internalError, "report \(stored.id) has stored values this daemon cannot read") }
