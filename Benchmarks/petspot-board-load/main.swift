@@ -130,7 +130,8 @@ func milliseconds(_ duration: Duration) -> Double {
 }
 
 /// Times `body` `queries` times (after a few untimed runs) and prints p50, p99 and the largest.
-func measure(_ name: String, _ body: () async throws -> Int) async throws {
+/// `counted`: what a timed call is and what it gives ("pages", "animals").
+func measure(_ name: String, counted: (calls: String, items: String) = ("pages", "animals"), _ body: () async throws -> Int) async throws {
     let clock = ContinuousClock()
     for _ in 0..<5 { _ = try await body() }
     var times: [Double] = []
@@ -150,7 +151,7 @@ func measure(_ name: String, _ body: () async throws -> Int) async throws {
     let searched = cost.fetches == 0 ? "" : ", \(twoDecimals(Double(cost.fetches) / Double(queries))) fetches of "
         + "\(cost.fetched / queries) reports in all"
     print("\(name): p50 \(at(0.5)) ms, p99 \(at(0.99)) ms, max \(twoDecimals(times.last ?? 0)) ms"
-        + " (\(queries) pages, \(listed / max(queries, 1)) animals each\(searched))")
+        + " (\(queries) \(counted.calls), \(listed / max(queries, 1)) \(counted.items) each\(searched))")
 }
 
 /// The cursor of the page before page `number`, walked to untimed.
@@ -202,7 +203,7 @@ try await measure("chip lookup") {
 // WAL (secure_delete, a checkpoint that truncates), one report at a time, as reports.erase does.
 // The reports erased stay erased: run on a fresh DATABASE to measure again.
 var erasable = Array((0..<reportCount).shuffled().prefix(queries + 5))
-try await measure("reports.erase, one report") {
+try await measure("reports.erase, one report", counted: ("erasures", "report")) {
     guard let number = erasable.popLast() else { return 0 }
     do {
         _ = try await store.erase(id: "report-\(number)", ownerUID: 1000, now: Date())
