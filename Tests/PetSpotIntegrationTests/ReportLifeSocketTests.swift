@@ -2,6 +2,7 @@ import Foundation
 import PetSpotClient
 import PetSpotJSON
 import PetSpotProtocol
+import PetSpotSystem
 import PetSpotTestSupport
 import Testing
 
@@ -147,8 +148,8 @@ struct ReportLifeSocketTests {
         func found() -> [String] {
             var found: [String] = []
             for suffix in ["", "-wal"] {
-                guard let data = FileManager.default.contents(atPath: daemon.databasePath + suffix) else { continue }
-                let bytes = [UInt8](data)
+                // A truncated WAL is empty: FileManager.contents(atPath:) would leak (see FileDescriptorIO).
+                guard let bytes = try? FileDescriptorIO.readFile(daemon.databasePath + suffix) else { continue }
                 if bytes.firstRange(of: Array(email.utf8)) != nil { found.append("e-mail in reports.sqlite\(suffix)") }
                 if bytes.firstRange(of: Array("616099876543210".utf8)) != nil { found.append("chip in reports.sqlite\(suffix)") }
                 if bytes.firstRange(of: piece) != nil { found.append("photo in reports.sqlite\(suffix)") }
