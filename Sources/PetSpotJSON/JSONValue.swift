@@ -145,14 +145,23 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
     /// The member's value. The parser refuses duplicate names; for an object built in code
     /// with a repeated key, the last one wins.
     public subscript(key: String) -> JSONValue? {
-        get {
-            for member in members.reversed() where member.key == key { return member.value }
-            return nil
-        }
+        get { index(of: key).map { members[$0].value } }
         set {
             members.removeAll { $0.key == key }
             if let newValue { members.append((key: key, value: newValue)) }
         }
+    }
+
+    /// Where the member named `key` is (the last, for an object built in code with a repeated
+    /// key). By index and in place: a request's members are looked up on every call, and
+    /// iterating copies each (name, value) pair.
+    public func index(of key: String) -> Int? {
+        var index = members.endIndex
+        while index > members.startIndex {
+            index -= 1
+            if members[index].key == key { return index }
+        }
+        return nil
     }
 
     public var keys: [String] { members.map(\.key) }

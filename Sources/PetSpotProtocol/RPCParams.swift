@@ -9,16 +9,21 @@ import PetSpotJSON
 ///     try p.finish()
 public struct RPCParams {
     private let object: JSONObject
-    private var read = ReadNames()
+    /// The names the method asked for, for the message that names an unknown parameter.
+    private var asked = AskedNames()
+    /// The members read, by index: one bit each for the first 64 (a request has a handful).
+    private var taken: UInt64 = 0
 
     public init(_ object: JSONObject) {
         self.object = object
     }
 
     private mutating func take(_ name: String) -> JSONValue? {
-        read.insert(name)
-        guard let value = object[name], !value.isNull else { return nil }
-        return value
+        asked.append(name)
+        guard let index = object.index(of: name) else { return nil }
+        if index < UInt64.bitWidth { taken |= 1 << UInt64(index) }
+        let value = object.members[index].value
+        return value.isNull ? nil : value
     }
 
     public mutating func requiredString(_ name: String) throws(RPCError) -> String {
@@ -142,8 +147,11 @@ public struct RPCParams {
 
     /// Refuses every member that was not read.
     public func finish() throws(RPCError) {
-        for member in object.members where !read.contains(member.key) {
-            let names = Set(read.all).sorted()
+        // Every member taken: the usual answer, without comparing a name.
+        if object.count <= UInt64.bitWidth, taken == (object.count == UInt64.bitWidth ? ~0 : (1 << UInt64(object.count)) - 1) { return }
+        for (index, member) in object.members.enumerated()
+        where index < UInt64.bitWidth ? taken & (1 << UInt64(index)) == 0 : !asked.contains(member.key) {
+            let names = Set(asked.all).sorted()
             let known = names.map { "\"\($0)\"" }.joined(separator: ", ")
             let takes = names.isEmpty ? "this method takes no parameters" : "it takes \(known)"
             throw RPCError(.invalidParams, "unknown parameter \"\(member.key)\"; \(takes)", parameter: member.key)
@@ -151,14 +159,14 @@ public struct RPCParams {
     }
 }
 
-/// The names a method asked for. A method takes a handful, so the first four are kept inline:
-/// reading a request's parameters allocates nothing.
-private struct ReadNames {
+/// The names a method asked for, kept only to name them in a refusal. A method takes a handful,
+/// so the first four are kept inline: reading a request's parameters allocates nothing.
+private struct AskedNames {
     private var first: (String?, String?, String?, String?) = (nil, nil, nil, nil)
     private var more: [String] = []
 
-    mutating func insert(_ name: String) {
-        if contains(name) { return }
+    /// Appends without looking for it first: a name asked twice is named once in a refusal.
+    mutating func append(_ name: String) {
         if first.0 == nil { first.0 = name } else if first.1 == nil { first.1 = name }
         else if first.2 == nil { first.2 = name } else if first.3 == nil { first.3 = name } else { more.append(name) }
     }

@@ -21,8 +21,20 @@ public struct RPCRequest: Sendable, Equatable {
         guard let object = value.objectValue else {
             return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "a request must be a JSON object, not \(value.typeName)")))
         }
+        // One pass over the members, in place (the parser refuses a name given twice).
+        var rawID: JSONValue?, version: JSONValue?, methodValue: JSONValue?, rawParams: JSONValue?
+        var unknown: String?
+        for index in object.members.indices {
+            switch object.members[index].key {
+            case "id": rawID = object.members[index].value
+            case "jsonrpc": version = object.members[index].value
+            case "method": methodValue = object.members[index].value
+            case "params": rawParams = object.members[index].value
+            default: if unknown == nil { unknown = object.members[index].key }
+            }
+        }
         var id: JSONValue? = nil
-        if let rawID = object["id"] {
+        if let rawID {
             switch rawID {
             // A long id is copied: the answer must not keep the request's whole line.
             case .number, .string, .longString: id = rawID.copyingLongString
@@ -30,20 +42,20 @@ public struct RPCRequest: Sendable, Equatable {
                 return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "\"id\" must be a number or a string, not \(rawID.typeName)", parameter: "id")))
             }
         }
-        let isNotification = object["id"] == nil && object["method"]?.isString == true
+        let isNotification = rawID == nil && methodValue?.isString == true
         // Spelled out: a bare `nil` here would become JSONValue's own null literal.
         let answerID: JSONValue? = isNotification ? Optional.none : .some(id ?? .null)
-        if let version = object["jsonrpc"], version != .string("2.0") {
+        if let version, version != .string("2.0") {
             return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "\"jsonrpc\" must be \"2.0\" when present", parameter: "jsonrpc")))
         }
-        guard let methodValue = object["method"] else {
+        guard let methodValue else {
             return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "a request needs a \"method\"", parameter: "method")))
         }
         guard let method = methodValue.stringValue else {
             return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "\"method\" must be a string, not \(methodValue.typeName)", parameter: "method")))
         }
         var params = JSONObject()
-        if let rawParams = object["params"] {
+        if let rawParams {
             switch rawParams {
             case .object(let o): params = o
             case .null: break
@@ -51,12 +63,8 @@ public struct RPCRequest: Sendable, Equatable {
                 return .failure(RPCFailure(id: answerID, error: RPCError(.invalidParams, "\"params\" must be an object of named parameters, not \(rawParams.typeName)", parameter: "params")))
             }
         }
-        for member in object.members {
-            switch member.key {
-            case "jsonrpc", "id", "method", "params": continue
-            default:
-                return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "unknown member \"\(member.key)\" in the request; a request has jsonrpc, id, method and params", parameter: member.key)))
-            }
+        if let unknown {
+            return .failure(RPCFailure(id: answerID, error: RPCError(.invalidRequest, "unknown member \"\(unknown)\" in the request; a request has jsonrpc, id, method and params", parameter: unknown)))
         }
         return .success(RPCRequest(id: id, method: method, params: params))
     }

@@ -75,6 +75,24 @@ struct RPCParamsTests {
         }
     }
 
+    @Test("members past the 64 counted by index are checked by name: all taken passes, one not taken is named",
+          arguments: [63, 64, 65, 70])
+    func manyMembers(count: Int) throws {
+        let names = (0..<count).map { "p\($0)" }
+        var all = RPCParams(JSONObject(members: names.map { (key: $0, value: JSONValue.string("v")) }))
+        for name in names { _ = try all.optionalString(name) }
+        try all.finish()
+
+        var allButLast = RPCParams(JSONObject(members: names.map { (key: $0, value: JSONValue.string("v")) }))
+        for name in names.dropLast() { _ = try allButLast.optionalString(name) }
+        #expect(throws: RPCError.self) { try allButLast.finish() }
+        do {
+            try allButLast.finish()
+        } catch {
+            #expect(error.parameter == names[count - 1], "\(error)")
+        }
+    }
+
     @Test("a method without parameters says so")
     func none() {
         let params = RPCParams(["x": 1])
