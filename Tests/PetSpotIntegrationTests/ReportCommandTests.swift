@@ -357,16 +357,42 @@ struct ReportCommandTests {
         }
 
         /// Waits for the end of the program and of its output, with its stdin still open.
+        ///
+        /// The end of its output is the end of the program: once it has exited, all it wrote is
+        /// in the pipes. Their end of file may not come, though, when another process started
+        /// meanwhile holds a write end (a pipe's ends are inherited by any child spawned while
+        /// they are open, and Foundation's `Pipe` is not close-on-exec): then what is left is
+        /// read without waiting for it.
         func waitForExit() throws -> (status: Int32, stdout: String, stderr: String) {
             do {
-                try waitUntil("petspot report to exit") { !process.isRunning && written.withLockedValue { $0.closed == 2 } }
+                try waitUntil("petspot report to exit") { !process.isRunning }
             } catch {
-                // What stood at the deadline: a program still running, or one whose output some
-                // other process still holds open (the pipes' ends are inherited by any child).
-                let state = written.withLockedValue { "running: \(process.isRunning), output ends closed: \($0.closed) of 2\n--- stdout ---\n\($0.stdout)--- stderr ---\n\($0.stderr)" }
+                let state = written.withLockedValue { "output ends closed: \($0.closed) of 2\n--- stdout ---\n\($0.stdout)--- stderr ---\n\($0.stderr)" }
                 throw TimedOut(description: "\(error); \(state)")
             }
+            if (try? waitUntil("the output's end of file", seconds: 2) { written.withLockedValue { $0.closed == 2 } }) == nil {
+                for pipe in [output, errors] { pipe.fileHandleForReading.readabilityHandler = nil }
+                let rest = (stdout: Self.drain(output), stderr: Self.drain(errors))
+                written.withLockedValue {
+                    $0.stdout += rest.stdout
+                    $0.stderr += rest.stderr
+                }
+            }
             return written.withLockedValue { (process.terminationStatus, $0.stdout, $0.stderr) }
+        }
+
+        /// What waits in the pipe now, read without blocking.
+        private static func drain(_ pipe: Pipe) -> String {
+            let fd = pipe.fileHandleForReading.fileDescriptor
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                bytes += chunk[..<count]
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
