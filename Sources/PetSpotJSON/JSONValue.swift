@@ -9,8 +9,11 @@ public enum JSONValue: Sendable, Hashable {
     case number(JSONNumber)
     case string(String)
     /// A string longer than the parser was told to copy, still in the line it came in
-    /// (`JSONLongString`): the same text as `.string`, equal to it and hashed as it.
-    case longString(JSONLongString)
+    /// (`JSONLongString`): the same text as `.string`, equal to it and hashed as it. Indirect:
+    /// its payload (an existential and a range, 56 bytes) would make every value that large, and
+    /// every copy of a value, on every request, a call through its value witness; boxed, a value
+    /// is a String's size and copies with a retain.
+    indirect case longString(JSONLongString)
     case array([JSONValue])
     case object(JSONObject)
 

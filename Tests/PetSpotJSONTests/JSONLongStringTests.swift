@@ -73,4 +73,9 @@ struct JSONLongStringTests {
             try Self.parse("[\"\(text)\"x]", from: 16)
         }
     }
+
+    @Test("a long string is boxed: a value stays a String's size, so copying one is a retain, not a call through a value witness")
+    func valueStaysSmall() {
+        #expect(MemoryLayout<JSONValue>.size <= MemoryLayout<String>.size + 1)
+    }
 }
