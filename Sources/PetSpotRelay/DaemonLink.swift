@@ -24,7 +24,12 @@ public final class DaemonLink: Sendable {
 
     private final class ConnectionBox: @unchecked Sendable {
         var connection: PetSpotConnection?
+        var made = 0
     }
+
+    /// How many connections the link has made: one more means the daemon may have been another
+    /// (restarted, say), whose settings (its box name) are to be asked again.
+    public var connectionsMade: Int { connection.withLockedValue { $0.made } }
 
     /// `timeout` bounds each call from request to whole answer; `maxLineBytes` each answer line.
     public init(socketPath: String, timeout: Duration = .seconds(60), maxLineBytes: Int = PetSpotConnection.defaultMaxLineBytes) {
@@ -86,6 +91,7 @@ public final class DaemonLink: Sendable {
                         } else {
                             conn = try PetSpotConnection(socketPath: socketPath, timeout: timeout, maxLineBytes: maxLineBytes)
                             box.connection = conn
+                            box.made += 1
                         }
                         guard conn.withDescriptor({ interrupt.begin($0) }) else { throw ClientError("cancelled") }
                         defer { interrupt.end() }

@@ -46,7 +46,8 @@ public final class RelayService: Service, Sendable {
         self.database = database
         self.logger = logger
         filed = PendingWatch(socketPath: daemon.socketPath, logger: logger)
-        recorder = StateRecorder(box: settings.box, file: settings.stateFile.map(StateFile.init(path:)), logger: logger, wallClock: wallClock)
+        // The state names a box once the daemon has told it (--box is only what it must be).
+        recorder = StateRecorder(box: nil, file: settings.stateFile.map(StateFile.init(path:)), logger: logger, wallClock: wallClock)
     }
 
     public func run() async throws {
@@ -77,23 +78,12 @@ public final class RelayService: Service, Sendable {
         // burst ran (libpq, the claim's JSON) would otherwise stay resident as the relay's own
         // memory until the next burst, and the next burst maps them again from the page cache.
         var pages = PageRelease.dueAtStart
-        // The daemon's box name, asked again whenever the daemon was away (a restart may have
-        // renamed it): every report is stored under it.
-        var knownBox: String?
+        // The daemon's box name, and the connection it was asked on: asked again on any new
+        // connection (a restarted daemon may have another), so every report is stored under the
+        // name of the daemon that handed it out.
+        var knownBox: (name: String, connection: Int)?
         while !Task.isShuttingDownGracefully {
-            if knownBox == nil {
-                do {
-                    let named = try await daemonBox()
-                    knownBox = named
-                    await recorder.box(named)
-                } catch {
-                    if Task.isShuttingDownGracefully { break }
-                    await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
-                    await pause(daemonBackoff.failed())
-                    continue
-                }
-            }
-            guard let box = knownBox else { continue }
+            guard await box(&knownBox, backoff: &daemonBackoff) != nil else { continue }
             let batch: ClaimBatch
             do {
                 // A claim that hangs (a daemon that stopped answering) must not hold up a stop.
@@ -103,10 +93,12 @@ public final class RelayService: Service, Sendable {
             } catch {
                 if Task.isShuttingDownGracefully { break }
                 await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
-                if !(error is DaemonRefused) { knownBox = nil }
                 await pause(daemonBackoff.failed())
                 continue
             }
+            // Claimed on a connection the name was not asked on: asked first. Unstored, the
+            // batch is handed out again once its claim expires.
+            guard let box = await box(&knownBox, backoff: &daemonBackoff) else { continue }
             await recorder.pending(batch.pending)
             // Reports PostgreSQL dropped before wait out their backoff: left unacknowledged, the
             // daemon hands them out again once their claim expires; the others go on meanwhile.
@@ -211,6 +203,25 @@ public final class RelayService: Service, Sendable {
                     await pause(delay)
                 }
             }
+        }
+    }
+
+    /// The daemon's box name: `known` while it was asked on the link's current connection,
+    /// else asked now; nil (told, and waited out) when it cannot be had or is refused.
+    private func box(_ known: inout (name: String, connection: Int)?, backoff: inout RetryBackoff) async -> String? {
+        if let known, known.connection == daemon.connectionsMade { return known.name }
+        do {
+            let named = try await daemonBox()
+            known = (named, daemon.connectionsMade)
+            await recorder.box(named)
+            return named
+        } catch {
+            known = nil
+            if !Task.isShuttingDownGracefully {
+                await recorder.daemon(.unreachable(reason: "\(error)", kind: Self.kind(of: error)))
+                await pause(backoff.failed())
+            }
+            return nil
         }
     }
 
