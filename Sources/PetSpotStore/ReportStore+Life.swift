@@ -128,8 +128,9 @@ extension ReportStore {
         guard let first = group.first else { return }
         let watch = self.watch
         guard let db = connection.withLockedValue({ $0 }) else {
-            let closed = ReportStoreError(kind: .closed, path: path, message: "\(first.action): the store is closed")
-            for member in group { member.answer(.failure(.failed(closed))) }
+            for member in group {
+                member.answer(.failure(.failed(ReportStoreError(kind: .closed, path: path, message: "\(member.action): the store is closed"))))
+            }
             return
         }
         do {
@@ -154,7 +155,11 @@ extension ReportStore {
             let failure = await Self.explain(error, first.action, path: path, watch: watch, db: db)
             noteIfDamaged(failure)
             guard group.count > 1, failure.kind != .fileLost, failure.kind != .damaged, failure.kind != .closed else {
-                for member in group { member.answer(.failure(.failed(failure))) }
+                // Each told in the words of its own change ("cannot erase report: …").
+                for member in group {
+                    let told = member.action == first.action ? failure : await Self.explain(error, member.action, path: path, watch: watch, db: db)
+                    member.answer(.failure(.failed(told)))
+                }
                 return
             }
             for member in group { await commit([member]) }
