@@ -47,7 +47,8 @@ public final class PetSpotConnection: DaemonCalling {
         self.socketPath = socketPath
         self.timeout = timeout
         self.maxLineBytes = maxLineBytes
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a program petspot starts (petspot-poster) gets no connection to the daemon.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ClientError("cannot create a socket: \(Self.lastError())") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -40,10 +40,20 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
         if outputToStandardError { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
 
+        // The caller ignores SIGPIPE; the program starts with it as its default, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
         let argv = ([command] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command, &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
         close(readEnd)
         guard spawned == 0 else {
             close(writeEnd)
