@@ -14,7 +14,10 @@ struct AnimalRecord {
     /// "0.4 km", "12 km": tenths of a kilometre near, whole kilometres from 10 km on; "-"
     /// when the list is not measured from a place or the animal has no position.
     var distance: String {
-        guard let literal = animal.distanceKm?.literal, let km = Double(literal) else { return "-" }
+        guard let literal = animal.distanceKm?.literal else { return "-" }
+        // Half the Earth's circumference is the farthest a place can be; anything else a daemon
+        // sends is shown as it came (escaped by the caller), never computed with.
+        guard let km = Double(literal), km.isFinite, km >= 0, km <= 20_100 else { return literal + " km" }
         if km < 10 { return (km * 10).rounded() / 10 == 0 ? "< 0.1 km" : String(format: km, decimals: 1) + " km" }
         return String(format: km, decimals: 0) + " km"
     }

@@ -20,14 +20,16 @@ struct AnimalsListCommand: ParsableCommand {
             staff). With --json, one animal per line exactly as petspotd gives it.
 
             --watch then follows the list (animals.watch, within --radius of --near or the box): \
-            a line each time an animal is added, changes or leaves it (found, withdrawn, \
-            expired, erased), until Ctrl-C. --species filters those lines too.
+            a line each time an animal is added, changes or leaves it (found, withdrawn or \
+            expired, or "no longer listed": erased, or out of the radius), until Ctrl-C. \
+            --species filters those lines too. A watch the daemon ends (staff no more, after a \
+            reload) is said on standard error and made again, as the public sees the list.
 
             Examples:
               $ petspot animals --near 52.2297,21.0122 --radius 5
               nearest first from 52.2297, 21.0122
               ID                                    SPECIES  RACE    MISSING SINCE  DISTANCE  BOX      CONTACT
-              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  Dog      Beagle  2026-11-21     0.4 km    kiosk-7  +48 *** *** 890, o***@example.org
+              3f2a0c1e-5d7b-4c59-9a41-0d8e2f6b7a10  Dog      Beagle  2026-11-21     0.4 km    kiosk-7  +••••••••789, j•••@example.pl
               $ petspot animals --json --all | jq -r 'select(.species == "cat") | .id'
             """)
 
@@ -118,7 +120,18 @@ struct AnimalsListCommand: ParsableCommand {
         let origin = try? near.map(AnimalsCommand.position)
         let km = radius.flatMap(AnimalsCommand.number)
         while true {
-            let changed = conn.nextOrExit(AnimalsChanged.self)
+            let changed: AnimalsChanged.Params
+            switch conn.nextOrExit(AnimalsChanged.self, orEnded: true) {
+            case .notified(let params):
+                changed = params
+            case .ended(let ended):
+                // Staff no more (a reload changed board.staffGroup): the list as the public sees
+                // it, watched again, so a kiosk left following it goes on.
+                writeToStandardError(VisibleText.line("petspot: \(ended.message)") + "\n")
+                _ = conn.callOrExit(AnimalsWatch.self, AnimalsWatch.Params(near: origin ?? nil, radiusKm: km))
+                list(conn, near: origin ?? nil, radiusKm: km)
+                continue
+            }
             guard let animal = changed.animal else {
                 let note = "some changes were missed; the list as it is now:\n"
                 if json { writeToStandardError(note) } else { writeToStandardOutput(note) }

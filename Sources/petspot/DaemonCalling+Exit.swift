@@ -25,10 +25,26 @@ extension PetSpotConnection {
     /// Waits for the watch's next `N`, as long as it takes; any other notification is skipped.
     /// A lost connection ends the command with exit code 69.
     func nextOrExit<N: RPCNotificationSpec>(_ notification: N.Type) -> N.Params {
+        switch nextOrExit(notification, orEnded: false) {
+        case .notified(let params): params
+        case .ended: fatalError("a watch's end is not asked for")
+        }
+    }
+
+    /// What a watch tells next: `N`, or (with `orEnded`) that the daemon ended the watch.
+    enum Told<Params> {
+        case notified(Params)
+        case ended(WatchEnded.Params)
+    }
+
+    /// Waits for the watch's next `N`, or its `watch.ended` when `orEnded`; any other
+    /// notification is skipped. A lost connection ends the command with exit code 69.
+    func nextOrExit<N: RPCNotificationSpec>(_ notification: N.Type, orEnded: Bool) -> Told<N.Params> {
         do {
             while true {
                 guard let next = try nextNotification() else { continue }
-                if let params = try next.reading(notification) { return params }
+                if let params = try next.reading(notification) { return .notified(params) }
+                if orEnded, let ended = try next.reading(WatchEnded.self) { return .ended(ended) }
             }
         } catch {
             fail("petspot: \(error.description)", code: ExitStatus.unavailable)
