@@ -115,6 +115,25 @@ struct AnimalsCommandTests {
         #expect(added.contains("Cat") && added.contains("Maine Coon") && added.contains("kiosk-7"), "\(added)")
     }
 
+    @Test("animals --watch of a staff member whose group a reload takes away: the watch is made again, and the list is the public's")
+    func watchOutlivesStaff() throws {
+        let group = try #require(getgrgid(getgid()).map { String(cString: $0.pointee.gr_name) })
+        let daemon = try DaemonProcess(settings: ["board": ["staffGroup": .string(group)]], arguments: ["--box-name", "kiosk-7"]).start()
+        let conn = try daemon.connect()
+        try AnimalsTests.file(conn, latitude: Self.kiosk.latitude, longitude: Self.kiosk.longitude, email: "jan.kowalski@example.pl")
+        let watch = try FollowingProgram(["animals", "--watch", "--socket", daemon.socketPath])
+        try waitUntil("the staff's list") { watch.text.contains("jan.kowalski@example.pl") }
+
+        try daemon.rewriteConfiguration(["board": ["staffGroup": "petspot-no-such-group"]])
+        daemon.signal(SIGHUP)
+        try waitUntil("the public's list after the reload\n\(watch.text)") { watch.text.contains("j•••@example.pl") }
+        let second = try AnimalsTests.file(conn, latitude: Self.krakow.latitude, longitude: Self.krakow.longitude, species: "cat",
+                                           email: "anna@example.org")
+        try waitUntil("the added line, as the public sees it\n\(watch.text)") { watch.text.contains("added    \(second)") }
+        #expect(watch.lines.first { $0.hasPrefix("added    \(second)") }?.contains("a•••@example.org") == true, "\(watch.text)")
+        #expect(try watch.interrupt() == 0)
+    }
+
     /// A folder in the daemon's that any user may write to (`nobody` saves files there).
     static func folder(in daemon: DaemonProcess) throws -> URL {
         let folder = daemon.directory.appendingPathComponent("files")

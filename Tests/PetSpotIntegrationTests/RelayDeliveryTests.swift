@@ -85,6 +85,23 @@ struct RelayDeliveryTests {
         #expect(told.stdout.contains("box: shelter-north-1;"), "\(told.stdout)")
     }
 
+    @Test("a daemon restarted under another box.name: the relay asks again on its new connection, and the next report is stored under the new name")
+    func boxAskedAgainAfterARestart() throws {
+        let postgres = try PostgresServer()
+        let daemon = try DaemonProcess.forRelay(box: "kiosk-1").start()
+        let first = try Self.file(1, on: daemon)[0]
+        let relay = try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: nil).start()
+        try waitUntil("the first report in PostgreSQL\n\(relay.log)") { try postgres.storedReports()[first]?.box == "kiosk-1" }
+
+        #expect(try daemon.stop() == 0)
+        try daemon.rewriteConfiguration(["box": ["name": "kiosk-2"]])
+        try daemon.start()
+        let second = try Self.file(1, on: daemon)[0]
+        try waitUntil("the second report in PostgreSQL\n\(relay.log)", seconds: 30) { try postgres.storedReports()[second] != nil }
+        #expect(try postgres.storedReports()[second]?.box == "kiosk-2", "stored under the restarted daemon's name")
+        #expect(try postgres.storedReports()[first]?.box == "kiosk-1")
+    }
+
     @Test("a whole report filed through the socket appears in PostgreSQL with its photo intact")
     func wholeReport() throws {
         let postgres = try PostgresServer()

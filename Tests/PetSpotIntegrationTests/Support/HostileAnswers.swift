@@ -202,10 +202,12 @@ enum HostileAnswers {
 
     /// An animal of the list, `text` in every free string.
     static func animal(_ number: Int, refusing: Bool = false) -> JSONValue {
+        // Distances no place can be at: one too large for any number type, one below nothing.
+        let distance = switch number { case 2: "1e400"; case 3: "-5"; default: "0.036" }
         let view = Animal(
             id: "a\(number)-\(text)", box: text, status: .missing, chipNumber: text, species: "dog", race: text, gender: text, age: 3,
             disappearanceDate: text, lastSeen: Animal.Position(latitude: JSONNumber(validatedLiteral: "52.230"), longitude: JSONNumber(validatedLiteral: "21.012")),
-            distanceKm: JSONNumber(validatedLiteral: "0.036"), description: text + "\n" + text,
+            distanceKm: JSONNumber(validatedLiteral: distance), description: text + "\n" + text,
             photo: Animal.Photo(mediaType: text, bytes: 70, sha256: text), contact: Animal.Contact(phone: text, email: text),
             submittedAt: text, updatedAt: text, version: 1).json
         guard refusing, case .object(var object) = view else { return view }
