@@ -50,8 +50,10 @@ STATIC_BIN := $(STATIC_SCRATCH)/bin
 STATIC_LINK := --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic
 STATIC_FLAGS := -c release $(STATIC_LINK) --scratch-path $(STATIC_SCRATCH)
 # The relay waits on the network and PostgreSQL, never on its own code: it is built for size
-# (-Osize, 0.8 MB less), in a scratch folder of its own so that petspotd keeps -O.
-STATIC_RELAY_FLAGS := -c release $(STATIC_LINK) -Xswiftc -Osize --scratch-path $(STATIC_SCRATCH)-relay
+# (-Osize, 0.8 MB less; link-time optimisation, 0.77 MB less again: the protocol module's
+# contract, which the relay links whole for its conformance records, is mostly dropped), in a
+# scratch folder of its own so that petspotd keeps -O.
+STATIC_RELAY_FLAGS := -c release $(STATIC_LINK) -Xswiftc -Osize --experimental-lto-mode=full --scratch-path $(STATIC_SCRATCH)-relay
 static: deps
 	$(SWIFT) build $(STATIC_FLAGS) --product petspotd
 	$(SWIFT) build $(STATIC_FLAGS) --product petspot
