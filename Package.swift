@@ -186,7 +186,7 @@ if Context.environment["PETSPOT_FUZZ"] == "1" {
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport"),
         fuzzTarget("fuzz-json", ["PetSpotJSON"]),
-        fuzzTarget("fuzz-decimal", ["PetSpotJSON", "PetSpotFlow"]),
+        fuzzTarget("fuzz-decimal", ["PetSpotJSON", "PetSpotFlow", "PetSpotViews"]),
         fuzzTarget("fuzz-line-frames", [
             "PetSpotServer",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import FuzzSupport
 @testable import PetSpotFlow
 import PetSpotJSON
+import PetSpotViews
 
 // Input: text, one number or two separated by "|", read as a JSON literal, as a lenient literal
 // and as a person types it into a field; the first 8 bytes are also a Double's bits.
