@@ -40,7 +40,8 @@ public enum ReportAmendment {
         return values
     }
 
-    private static func refusal(_ field: FlowField, _ issue: FieldIssue, _ strings: StringCatalog) -> FlowError {
+    /// A value refused, named as `values.FIELD` with the flow's own words for the issue.
+    static func refusal(_ field: FlowField, _ issue: FieldIssue, _ strings: StringCatalog) -> FlowError {
         .invalidParams(message: "values.\(field.rawValue): \(strings.issue(issue))", parameter: "values.\(field.rawValue)")
     }
 }

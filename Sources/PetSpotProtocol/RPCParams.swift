@@ -81,6 +81,43 @@ public struct RPCParams {
         return strings
     }
 
+    /// An array of `count` objects, each read by `read` with a reader of its own that refuses
+    /// what it does not know; an error names the item (`name[i].member`).
+    public mutating func requiredObjects<T>(_ name: String, count: ClosedRange<Int>,
+                                            _ read: (inout RPCParams) throws(RPCError) -> T) throws(RPCError) -> [T] {
+        guard let value = take(name) else {
+            throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)
+        }
+        guard case .array(let items) = value, count.contains(items.count) else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an array of \(count.lowerBound) to \(count.upperBound) objects", parameter: name)
+        }
+        var read_: [T] = []
+        read_.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let at = "\(name)[\(index)]"
+            guard case .object(let object) = item else {
+                throw RPCError(.invalidParams, "\"\(at)\" must be an object, not \(item.typeName)", parameter: at)
+            }
+            var inner = RPCParams(object)
+            do throws(RPCError) {
+                read_.append(try read(&inner))
+                try inner.finish()
+            } catch {
+                throw RPCError(error.kind, "\(at).\(error.message)", parameter: error.parameter.map { "\(at).\($0)" } ?? at)
+            }
+        }
+        return read_
+    }
+
+    /// An object member left as it came (what another reader checks whole); nil when absent or null.
+    public mutating func optionalObject(_ name: String) throws(RPCError) -> JSONObject? {
+        guard let value = take(name) else { return nil }
+        guard let object = value.objectValue else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be an object, not \(value.typeName)", parameter: name)
+        }
+        return object
+    }
+
     /// An array of `count` objects `{idName: string, versionName: whole number ≥ 1}` (reports by
     /// id and version); nil when absent.
     public mutating func optionalVersions(_ name: String, count: ClosedRange<Int>, id idName: String,

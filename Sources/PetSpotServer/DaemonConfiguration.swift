@@ -67,6 +67,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var boxName: String? = nil
     /// Members of this Unix group see the animal list whole (chip, exact position, contact).
     public var staffGroup = "petspot-staff"
+    /// Other boxes' reports the box keeps for its list (the relay brings them); past it the
+    /// farthest go first, then the oldest.
+    public var maxFleetReports = 100_000
+    /// Their photos' bytes together; past it the farthest lose their photo first, then the oldest.
+    public var maxFleetPhotoBytes = 268_435_456
 
     /// How long a report lives after submit (`reports.*`): decimal days, reloadable.
     public struct Retention: Sendable, Equatable {
@@ -150,6 +155,8 @@ extension DaemonConfiguration {
         .reloaded("reports.eraseAfterDays", { c, v, r throws(ConfigurationError) in c.retention.eraseAfter = try r.days(v, 0...36_500, allowingZero: true) }),
         .restartOnly("box.name", \.boxName, { c, v, r throws(ConfigurationError) in c.boxName = v.isNull ? nil : try r.boxName(v) }),
         .reloaded("board.staffGroup", { c, v, r throws(ConfigurationError) in c.staffGroup = try r.groupName(v) }),
+        .reloaded("board.maxFleetReports", { c, v, r throws(ConfigurationError) in c.maxFleetReports = try r.int(v, 0...10_000_000) }),
+        .reloaded("board.maxFleetPhotoBytes", { c, v, r throws(ConfigurationError) in c.maxFleetPhotoBytes = try r.int(v, 0...1_099_511_627_776) }),
         .reloaded("relay.group", { c, v, r throws(ConfigurationError) in c.relay.group = try r.groupName(v) }),
         .reloaded("relay.claimTimeoutSeconds", { c, v, r throws(ConfigurationError) in c.relay.claimTimeoutSeconds = try r.int(v, 1...86_400) }),
         .reloaded("relay.maxClaimReports", { c, v, r throws(ConfigurationError) in c.relay.maxClaimReports = try r.int(v, Relay.maxClaimReportsRange) }),
@@ -158,6 +165,15 @@ extension DaemonConfiguration {
     ]
 
     public static var knownKeys: [String] { readers.map(\.key) }
+
+    /// What keeps `name` from being a box's name, or nil: 1 to 64 letters, digits, '.', '-' and
+    /// '_', as a host name is written, so that it can be shown anywhere as it is.
+    static func boxNameProblem(_ name: String) -> String? {
+        guard !name.isEmpty, name.count <= 64,
+              name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) })
+        else { return "\"\(name)\" is not a box name: 1 to 64 letters, digits, '.', '-' and '_'" }
+        return nil
+    }
 
     /// Old names still read, so that configuration files that say them keep working:
     /// photos of open flows stayed in memory before they were spooled.
@@ -235,9 +251,7 @@ extension SettingReader {
     /// written, so that it can be shown anywhere as it is.
     func boxName(_ v: JSONValue) throws(ConfigurationError) -> String {
         let s = try nonEmptyString(v)
-        guard s.count <= 64, s.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }) else {
-            throw fail("\"\(s)\" is not a box name: 1 to 64 letters, digits, '.', '-' and '_'")
-        }
+        if let problem = DaemonConfiguration.boxNameProblem(s) { throw fail(problem) }
         return s
     }
 

@@ -45,6 +45,9 @@ extension Routes {
         routes.on(RelayClaim.self, relay.claim)
         routes.on(RelayAck.self, relay.ack)
         routes.on(RelayStatus.self, relay.status)
+        let fleet = RelayFleetHandlers(services: services)
+        routes.on(RelayFleet.self, fleet.fleet)
+        routes.on(RelayFleetPut.self, fleet.put)
 
         let watches = WatchHandlers(services: services)
         routes.on(LocationWatch.self, watches.location)

@@ -55,22 +55,22 @@ enum BoardRow {
         try await db.execute("UPDATE board SET \(sets) WHERE report_seq = ?", binds + [.integer(seq)])
     }
 
-    private static let photoColumns = """
+    static let photoColumns = """
         (photo_media_type, photo_bytes, photo_sha256, public_photo, public_photo_media_type, public_photo_bytes, \
         public_photo_sha256)
         """
 
-    private static let photoPlaceholders = "(" + Array(repeating: "?", count: 7).joined(separator: ", ") + ")"
+    static let photoPlaceholders = "(" + Array(repeating: "?", count: 7).joined(separator: ", ") + ")"
 
     /// latitude, longitude, chip_digits, species.
-    private static func fieldValues(_ fields: BoardFields) -> [SQLiteData] {
+    static func fieldValues(_ fields: BoardFields) -> [SQLiteData] {
         [fields.latitude.map { .integer($0) } ?? .null, fields.longitude.map { .integer($0) } ?? .null,
          fields.chipDigits.flatMap { $0.isEmpty ? nil : .text($0) } ?? .null, fields.species.map { .text($0) } ?? .null]
     }
 
     /// The stored photo's description and its public copy's, in the order of `photoColumns`.
     /// A report without a photo has no public one.
-    private static func photoValues(_ photo: StoredPhoto?, publicCopy: PhotoDescription?) -> [SQLiteData] {
+    static func photoValues(_ photo: StoredPhoto?, publicCopy: PhotoDescription?) -> [SQLiteData] {
         let stored: [SQLiteData] = photo.map { [.text($0.mediaType), .integer($0.data.count), .text($0.sha256)] }
             ?? [.null, .null, .null]
         guard photo != nil, let publicCopy else { return stored + [.text("withheld"), .null, .null, .null] }

@@ -227,6 +227,26 @@ enum ReportSchema {
             WHERE erased_at_ms IS NULL AND NOT CASE WHEN json_valid(values_json) THEN json_type(values_json) = 'object' ELSE 0 END
             """,
         ]),
+        // The fleet's list (REPORTS.md): other boxes' reports brought down by the relay are board
+        // rows without a `report` row (no owner here, never claimed, pending or sent back up);
+        // their photos are kept here, and the central feed position the copy is complete up to.
+        Migration(identifier: "v5-fleet", statements: [
+            """
+            CREATE TABLE fleet_photo (
+                board_seq INTEGER PRIMARY KEY,  -- the board row of another box's report
+                photo BLOB NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE fleet_cursor (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                position INTEGER NOT NULL CHECK (position >= 0)
+            )
+            """,
+            // What goes first past board.maxFleetReports: without a position to measure from,
+            // the oldest; and what counts against it.
+            "CREATE INDEX board_fleet_oldest ON board(submitted_at, id) WHERE report_seq IS NULL",
+        ]),
     ]
 
     /// What the file's header and catalog say, read without writing anything.

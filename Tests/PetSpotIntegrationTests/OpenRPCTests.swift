@@ -105,6 +105,20 @@ struct OpenRPCTests {
         let version = try #require(claimed["reports"]?.arrayValue?.first?[path: "report", "version"])
         try r.call("relay.ack", ["reports": [["reportId": reportID, "version": version]]])
         try r.call("reports.erase", ["reportId": reportID])
+        // Another box's reports coming down: one listed (with its photo), one refused, then gone.
+        let fleetValues: JSONValue = ["chipNumber": "616091234567890", "photo": nil, "disappearanceDate": "2026-11-25", "species": "dog",
+                                      "race": "Beagle", "gender": "male", "age": 4, "latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
+                                      "longitude": .number(JSONNumber(validatedLiteral: "21.01223")), "additionalDescription": nil,
+                                      "contactPhone": "+48601234567", "contactEmail": nil]
+        let fleetReport: JSONObject = ["reportId": "fleet-1", "box": "kiosk-12", "status": "missing", "version": 1,
+                                       "submittedAt": "2026-11-26T12:04:31Z", "updatedAt": "2026-11-26T12:04:31Z", "values": fleetValues,
+                                       "photo": ["mediaType": "image/png", "data": .string(Data(pngBytes).base64EncodedString())]]
+        try r.call("relay.fleetPut", ["cursor": 1, "reports": [.object(fleetReport), ["reportId": "fleet-2", "box": "kiosk-12", "status": "missing", "version": 1,
+                                                                                      "submittedAt": "x", "updatedAt": "x", "values": [:]]]])
+        try r.call("animals.get", ["animalId": "fleet-1"])
+        try r.call("relay.fleet")
+        try r.call("relay.fleetPut", ["cursor": 2, "reports": [["reportId": "fleet-1", "box": "kiosk-12", "status": "found", "version": 2,
+                                                               "submittedAt": "2026-11-26T12:04:31Z", "updatedAt": "2026-11-26T12:05:00Z"]]])
 
         // A location refused: the alert, with its settings, and its dismissal.
         let denied = try DaemonProcess(arguments: ["--simulated-mode", "permission-denied"]).start()
@@ -205,13 +219,13 @@ struct OpenRPCTests {
         }
     }
 
-    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 5")
+    @Test("outside the relay group the document has no relay methods; daemon.info says protocol 6")
     func relayMethodsOnlyForTheRelay() throws {
         let daemon = try DaemonProcess().start()
         let conn = try daemon.connect()
         let names = try conn.result("rpc.discover")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names == ProtocolMethods.offered(toRelay: false).map { $0.name })
-        #expect(try conn.result("daemon.info")["protocolVersion"] == 5)
+        #expect(try conn.result("daemon.info")["protocolVersion"] == 6)
         let notifications = try conn.result("rpc.discover")["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(notifications == ["location.changed", "flow.changed", "reports.changed", "watch.ended", "animals.changed"],
                 "no relay.pending; watch.ended for a staff member's animals.watch")

@@ -124,7 +124,7 @@ struct ProtocolContractTests {
     @Test("the relay group alone is offered the relay methods, in the list's order")
     func visibility() {
         let relay = ProtocolMethods.all.filter { $0.visibility == .relayGroup }.map { $0.name }
-        #expect(relay == ["relay.claim", "relay.ack", "relay.status", "relay.watch"])
+        #expect(relay == ["relay.claim", "relay.ack", "relay.status", "relay.fleet", "relay.fleetPut", "relay.watch"])
         #expect(ProtocolMethods.offered(toRelay: true).map { $0.name } == ProtocolMethods.all.map { $0.name })
         #expect(ProtocolMethods.offered(toRelay: false).map { $0.name } == ProtocolMethods.all.map { $0.name }.filter { !relay.contains($0) })
     }

@@ -124,7 +124,7 @@ struct ReportStoreBoardMigrationTests {
                 #expect(try await store.boardCount() == 11)
             }
             #expect(try await ReportStoreEarlierReleaseTests.appliedMigrations(path: path)
-                == ["v1", "v2-delivery", "v3-life", "v4-board"])
+                == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
             #expect(try await boardRowCounts(path: path) == (board: 12, positions: 6))
         }
     }

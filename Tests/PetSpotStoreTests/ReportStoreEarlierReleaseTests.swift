@@ -96,7 +96,7 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
         }
     }
 
@@ -138,7 +138,7 @@ struct ReportStoreEarlierReleaseTests {
             }
             #expect(header.applicationID == 0x5053_5054)
             #expect(header.table == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
         }
     }
 
@@ -155,7 +155,7 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(try await store.count() == 0)
                 #expect(try await store.submit(sampleReport(1)).inserted)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
         }
     }
 
@@ -201,7 +201,7 @@ struct ReportStoreEarlierReleaseTests {
             try await withStore(path: path) { store async throws in
                 #expect(try await store.get(id: "report-1", ownerUID: 1000)?.life.eraseBase == storeNow.addingTimeInterval(90 * 86_400))
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
         }
     }
 
@@ -228,7 +228,7 @@ struct ReportStoreEarlierReleaseTests {
                 _ = try await store.close(id: "report-2", ownerUID: 1000, outcome: .found, now: storeNow)
                 #expect(try await store.deliveryCounts().pending == 3)
             }
-            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board"])
+            #expect(try await Self.appliedMigrations(path: path) == ["v1", "v2-delivery", "v3-life", "v4-board", "v5-fleet"])
         }
     }
 }

@@ -168,6 +168,10 @@ enum ProtocolExamples {
 
     /// The box the examples' report was filed at (`box.name`).
     static let box = "kiosk-7"
+    /// Another box of the fleet, and two of its reports as its relay brings them down.
+    static let otherBox = "kiosk-12"
+    static let fleetReportID = "5c0e8b3a-7d21-4f6e-9a45-1b3d8e6f2c70"
+    static let foundFleetReportID = "e2a9f4c1-0b6d-4e83-b7a2-9c5d1f3e8a46"
     /// Where a finder searches from: a few dozen metres from where the dog was last seen.
     static let searchedFrom = AnimalPosition(latitude: JSONNumber(validatedLiteral: "52.2297"), longitude: JSONNumber(validatedLiteral: "21.0122"))
     /// The same place as a listing answers it: coordinates always with 5 decimals.

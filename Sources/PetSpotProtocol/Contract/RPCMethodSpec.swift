@@ -28,8 +28,9 @@ public enum MethodVisibility: Sendable, Equatable {
 
 /// The protocol revision a client can check in `daemon.info`. 2: `rpc.discover`; 3: the
 /// watches and their notifications; 4: a report's life (status, version, close, renew, amend,
-/// erase, retention); 5: the animal list (`animals.*`).
-public let petspotProtocolVersion = 5
+/// erase, retention); 5: the animal list (`animals.*`); 6: the fleet's list coming down
+/// (`relay.fleet`, `relay.fleetPut`).
+public let petspotProtocolVersion = 6
 
 /// A method's params: read from a request by the daemon, written by a client.
 public protocol RPCParamsCoding: Sendable {
@@ -86,7 +87,7 @@ public enum ProtocolMethods {
         LocationCurrent.self, LocationStatus.self,
         ReportsList.self, ReportsGet.self, ReportsClose.self, ReportsRenew.self, ReportsAmend.self, ReportsErase.self, ReportsPhoto.self,
         AnimalsList.self, AnimalsGet.self, AnimalsPhoto.self, AnimalsLookup.self,
-        RelayClaim.self, RelayAck.self, RelayStatus.self,
+        RelayClaim.self, RelayAck.self, RelayStatus.self, RelayFleet.self, RelayFleetPut.self,
         LocationWatch.self, FlowWatch.self, ReportsWatch.self, AnimalsWatch.self, RelayWatch.self, Unwatch.self,
     ]
 

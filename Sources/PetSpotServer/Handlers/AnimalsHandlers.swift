@@ -39,10 +39,11 @@ struct AnimalsHandlers: Sendable {
     func photo(_ params: AnimalIDParams, _ context: RequestContext) -> Reply<PhotoData> {
         let (services, standing) = (self.services, context.standing)
         return .later { () async throws(RPCError) -> PhotoData in
-            let animal = try await Self.listed(params.animalId, services)
+            let entry = try await Self.listedEntry(params.animalId, services)
+            let animal = try Self.stored(entry)
             let shown = standing == .staff ? animal.photo : animal.metadataFreePhoto
             guard shown != nil, let stored = try await storeCall({ () async throws(ReportStoreError) in
-                try await services.store.boardPhoto(id: animal.id)
+                entry.isOwn ? try await services.store.boardPhoto(id: animal.id) : try await services.store.fleetPhoto(id: animal.id, box: entry.box)
             }) else {
                 throw RPCError(.photoNotFound, animal.photo == nil ? "animal \(animal.id) has no photo"
                     : "the photo of animal \(animal.id) cannot be shown without its metadata (its format cannot be cleaned)", parameter: "animalId")
@@ -96,13 +97,18 @@ struct AnimalsHandlers: Sendable {
 
     /// A listed animal: `missing` on the board; anything else is `animalNotFound`.
     static func listed(_ id: String, _ services: DaemonServices) async throws(RPCError) -> StoredAnimal {
+        try Self.stored(try await listedEntry(id, services))
+    }
+
+    /// The board's entry of a listed animal, the box's own or another box's.
+    static func listedEntry(_ id: String, _ services: DaemonServices) async throws(RPCError) -> BoardEntry {
         guard let entry = try await storeCall({ () async throws(ReportStoreError) in try await services.store.boardEntry(id: id) }),
               entry.status == .missing
         else {
             throw RPCError(.animalNotFound, "no missing animal \"\(id)\" on this box's list: never listed, or found, withdrawn, expired or erased since",
                            parameter: "animalId")
         }
-        return try Self.stored(entry)
+        return entry
     }
 
     /// The page `query` shows after `after`, read from the store's board.

@@ -134,6 +134,12 @@ enum HostileAnswers {
             default: []
             }
             return (["reports": .array(reports), "claimTimeoutSeconds": 60, "pending": .int(reports.count)], [])
+        case "relay.fleet":
+            return (refusing ? ["cursor": t, "reports": t, "maxReports": t, "position": t, "maxLineBytes": t]
+                             : RelayFleet.Result(cursor: 0, reports: 3, maxReports: 5, position: nil, maxLineBytes: 1 << 20).json, [])
+        case "relay.fleetPut":
+            return (refusing ? ["cursor": t, "listed": t, "removed": t, "refused": t]
+                             : ["cursor": 1, "listed": 0, "removed": 0, "refused": [["reportId": t, "box": t, "reason": t]]], [])
         case "relay.ack":
             return (refusing ? ["delivered": t, "alreadyDelivered": t] : ["delivered": 1, "alreadyDelivered": 0], [])
         case "animals.list":
