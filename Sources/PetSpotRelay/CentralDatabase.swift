@@ -214,7 +214,7 @@ public actor CentralDatabase {
     }
 
     /// A new session with the schema brought up to date and durable commits required.
-    private static func connected(_ target: PostgresConnectionString, logger: Logger) throws(CentralDatabaseError) -> PostgresSession {
+    static func connected(_ target: PostgresConnectionString, logger: Logger) throws(CentralDatabaseError) -> PostgresSession {
         let session = try PostgresSession.connect(target, logger: logger)
         try migrate(session, logger: logger)
         try requireDurableCommits(session, logger: logger)

@@ -92,7 +92,53 @@ public enum CentralSchema {
                 ALTER COLUMN updated_at SET NOT NULL
             """,
         ]),
+        // The fleet's feed: every row written (inserted, or updated to a newer version) takes
+        // the next feed position, and every box's relay brings the other boxes' rows down from
+        // its cursor on. A sequence would not do: numbers are taken in one order and committed
+        // in another, so a reader could pass a number that commits later. The counter is one
+        // row, updated in the writing transaction: its row lock is held until the commit, so
+        // positions commit in the order they are taken, and one rolled back is taken again.
+        // NOTIFY (delivered at the commit, once per transaction and payload) only wakes the
+        // relays; the cursor says what they have. Relays of steps 1 and 2 go on writing: the
+        // trigger numbers their rows too.
+        Migration(compatibleWith: 1, statements: [
+            """
+            CREATE TABLE petspot_fleet_feed (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                position bigint NOT NULL
+            )
+            """,
+            "ALTER TABLE reports ADD COLUMN feed_position bigint",
+            // The rows already there, in the order they came; the counter after them.
+            """
+            UPDATE reports SET feed_position = numbered.position
+            FROM (SELECT id, row_number() OVER (ORDER BY received_at, id) AS position FROM reports) AS numbered
+            WHERE reports.id = numbered.id
+            """,
+            "INSERT INTO petspot_fleet_feed (position) SELECT coalesce(max(feed_position), 0) FROM reports",
+            "ALTER TABLE reports ALTER COLUMN feed_position SET NOT NULL",
+            "CREATE UNIQUE INDEX reports_feed_position ON reports (feed_position)",
+            """
+            CREATE FUNCTION reports_feed_position() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE petspot_fleet_feed SET position = position + 1 RETURNING position INTO NEW.feed_position;
+                PERFORM pg_notify('\(fleetChannel)', '');
+                RETURN NEW;
+            END
+            $$
+            """,
+            // After reports_life_from_report (triggers fire in name order), on every insert and
+            // on an update that changes the row (the upsert's update runs only for a newer version).
+            """
+            CREATE TRIGGER reports_zz_feed_position BEFORE INSERT OR UPDATE ON reports
+                FOR EACH ROW EXECUTE FUNCTION reports_feed_position()
+            """,
+        ]),
     ]
+
+    /// The channel every central write notifies (LISTEN petspot_fleet): it carries no
+    /// payload; a relay that hears it reads the feed from its cursor.
+    public static let fleetChannel = "petspot_fleet"
 
     /// The steps this relay knows.
     public static var currentVersion: Int { migrations.count }

@@ -112,21 +112,85 @@ final class PostgresSession: @unchecked Sendable {
         return try rows(of: result)
     }
 
+    /// Runs one statement with parameters; every column of every row as text (nil: NULL).
+    func table(_ sql: String, _ parameters: PostgresParameters) throws(CentralDatabaseError) -> [[String?]] {
+        let result = parameters.withPointers { values, lengths, formats in
+            let types = [Oid](repeating: 25, count: parameters.count)
+            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 0)
+        }
+        var table: [[String?]] = []
+        _ = try rows(of: result) { result in
+            let (rowCount, columnCount) = (PQntuples(result), PQnfields(result))
+            table.reserveCapacity(Int(rowCount))
+            for row in 0..<rowCount {
+                table.append((0..<columnCount).map { column in
+                    PQgetisnull(result, row, column) == 0 ? String(cString: PQgetvalue(result, row, column)) : nil
+                })
+            }
+        }
+        return table
+    }
+
+    /// Asks the server to tell this session of every NOTIFY on `channel` (an identifier of ours).
+    func listen(_ channel: String) throws(CentralDatabaseError) {
+        try execute("LISTEN \(channel)")
+        PostgresSession.drain(connection)
+    }
+
+    /// Waits up to `timeoutMs` for a notification of a channel listened to; true when one (or
+    /// more) came, all of them taken. Throws when the connection broke meanwhile.
+    func waitForNotification(timeoutMs: Int32) throws(CentralDatabaseError) -> Bool {
+        guard !closed else { throw CentralDatabaseError(kind: .unreachable, "the session is closed") }
+        // Those read with a result already, or waiting in the socket.
+        if PQconsumeInput(connection) == 0 { throw brokenWhileWaiting() }
+        if PostgresSession.drain(connection) { return true }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw brokenWhileWaiting() }
+        let ready = poll(&descriptor, 1, timeoutMs)
+        if ready < 0, errno != EINTR { throw brokenWhileWaiting() }
+        guard ready > 0 else { return false }
+        if PQconsumeInput(connection) == 0 { throw brokenWhileWaiting() }
+        return PostgresSession.drain(connection)
+    }
+
+    private func brokenWhileWaiting() -> CentralDatabaseError {
+        CentralDatabaseError(failed: String(cString: PQerrorMessage(connection)), sqlState: nil, at: server, broken: true)
+    }
+
+    /// Takes every notification libpq holds; true when there was one.
+    @discardableResult
+    private static func drain(_ connection: OpaquePointer) -> Bool {
+        var any = false
+        while let notification = PQnotifies(connection) {
+            any = true
+            PQfreemem(notification)
+        }
+        return any
+    }
+
     private func rows(of result: OpaquePointer?) throws(CentralDatabaseError) -> PostgresRows {
+        var firstColumn: [String] = []
+        _ = try rows(of: result) { result in
+            let rowCount = PQntuples(result)
+            firstColumn.reserveCapacity(Int(rowCount))
+            for row in 0..<rowCount where PQgetisnull(result, row, 0) == 0 {
+                firstColumn.append(String(cString: PQgetvalue(result, row, 0)))
+            }
+        }
+        return PostgresRows(firstColumn: firstColumn)
+    }
+
+    /// Checks a result, hands one that has columns to `read`, and clears it.
+    private func rows(of result: OpaquePointer?, read: (OpaquePointer) -> Void) throws(CentralDatabaseError) -> Bool {
         guard let result else {
             throw CentralDatabaseError(failed: String(cString: PQerrorMessage(connection)), sqlState: nil, at: server)
         }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            guard PQnfields(result) > 0 else { return PostgresRows(firstColumn: []) }
-            let rowCount = PQntuples(result)
-            var values: [String] = []
-            values.reserveCapacity(Int(rowCount))
-            for row in 0..<rowCount where PQgetisnull(result, row, 0) == 0 {
-                values.append(String(cString: PQgetvalue(result, row, 0)))
-            }
-            return PostgresRows(firstColumn: values)
+            guard PQnfields(result) > 0 else { return false }
+            read(result)
+            return true
         default:
             let sqlState = PQresultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Self.messageField).map { String(cString: $0) }

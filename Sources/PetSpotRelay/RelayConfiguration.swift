@@ -29,6 +29,15 @@ public struct RelayConfiguration: Sendable, Equatable {
     /// line (the daemon's relay.maxClaimBytes, 8 MiB by default, is about 11 MiB of it).
     public var maxAnswerBytes = PetSpotConnection.defaultMaxLineBytes
     public static let maxAnswerBytesRange = 1_048_576...1_073_741_824
+    /// Whether the other boxes' reports come down into the daemon for its animal list.
+    public var fleet = true
+    /// Only the other boxes' reports last seen this close to the box's position come down (a
+    /// report without a position always does); nil: every box's, wherever.
+    public var boardRadiusKm: Double?
+    public static let boardRadiusKmRange = 1...20_038
+    /// Photo bytes of one page of the fleet's feed (the first report comes whatever its size).
+    public var fleetPagePhotoBytes = 16 * 1_048_576
+    public static let fleetPagePhotoBytesRange = 1_048_576...1_073_741_824
 
     public static let defaultConfigFile = "/etc/petspot-relay/petspot-relay.json"
     public static let batchSizeRange = 1...10_000
@@ -94,6 +103,16 @@ public struct RelayConfiguration: Sendable, Equatable {
         .reloaded("retryMaxDelaySeconds", { c, v, r throws(ConfigurationError) in c.retryMaxDelay = .seconds(try r.int(v, retryMaxDelayRange)) }),
         .reloaded("stateFile", { c, v, r throws(ConfigurationError) in c.stateFile = try r.nonEmptyString(v) }),
         .reloaded("maxAnswerBytes", { c, v, r throws(ConfigurationError) in c.maxAnswerBytes = try r.int(v, maxAnswerBytesRange) }),
+        .reloaded("fleet", { c, v, r throws(ConfigurationError) in c.fleet = try r.bool(v) }),
+        .reloaded("boardRadiusKm", { c, v, r throws(ConfigurationError) in
+            if v.isNull { c.boardRadiusKm = nil; return }
+            guard case .number(let n) = v, let km = Double(n.literal), km.isFinite,
+                  km >= Double(boardRadiusKmRange.lowerBound), km <= Double(boardRadiusKmRange.upperBound) else {
+                throw r.fail("expected null or a number of kilometres from \(boardRadiusKmRange.lowerBound) to \(boardRadiusKmRange.upperBound)")
+            }
+            c.boardRadiusKm = km
+        }),
+        .reloaded("fleetPagePhotoBytes", { c, v, r throws(ConfigurationError) in c.fleetPagePhotoBytes = try r.int(v, fleetPagePhotoBytesRange) }),
     ]
 
     public static var knownKeys: [String] { settings.map(\.key) }

@@ -22,13 +22,18 @@ public final class RelayService: Service, Sendable {
         public var pollInterval: Duration
         public var retryMaxDelay: Duration
         public var stateFile: String?
+        /// The fleet's list coming down: nil, off; else the radius (nil: every box's) and the
+        /// photo bytes of a page.
+        public var fleet: (radiusKm: Double?, pagePhotoBytes: Int)?
 
-        public init(box: String?, batchSize: Int, pollInterval: Duration, retryMaxDelay: Duration, stateFile: String?) {
+        public init(box: String?, batchSize: Int, pollInterval: Duration, retryMaxDelay: Duration, stateFile: String?,
+                    fleet: (radiusKm: Double?, pagePhotoBytes: Int)? = nil) {
             self.box = box
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.retryMaxDelay = retryMaxDelay
             self.stateFile = stateFile
+            self.fleet = fleet
         }
     }
 
@@ -51,9 +56,28 @@ public final class RelayService: Service, Sendable {
     }
 
     public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            if let fleet = settings.fleet {
+                let downlink = FleetDownlink(
+                    settings: .init(radiusKm: fleet.radiusKm, batchSize: settings.batchSize, maxPagePhotoBytes: fleet.pagePhotoBytes,
+                                    pollInterval: settings.pollInterval, retryMaxDelay: settings.retryMaxDelay),
+                    // Connections of their own: a page waits on neither a claim nor a write.
+                    daemon: DaemonLink(socketPath: daemon.socketPath), feed: FleetFeed(target: database.target, logger: logger),
+                    recorder: recorder, logger: logger, expectedBox: settings.box)
+                group.addTask { await downlink.run() }
+            }
+            await deliver()
+        }
+        await recorder.flush()
+        logger.notice("relay stopped")
+    }
+
+    /// Reports up: claimed from the daemon, stored centrally, acknowledged.
+    private func deliver() async {
         logger.notice("relay started", metadata: [
             "box": "\(settings.box ?? "the daemon's")", "socket": "\(daemon.socketPath)", "postgres": "\(database.target.masked)",
             "batchSize": "\(settings.batchSize)",
+            "fleet": "\(settings.fleet.map { f in f.radiusKm.map { "within \($0) km" } ?? "every box's" } ?? "off")",
         ])
         await recorder.flush()
         filed.start(retry: min(settings.pollInterval, settings.retryMaxDelay))
@@ -154,11 +178,9 @@ public final class RelayService: Service, Sendable {
             if pages == .released { pages = .dueAfterDelivery }
             guard acknowledged, !Task.isShuttingDownGracefully else { break }
         }
-        await recorder.flush()
         await filed.stop()
         await database.close()
         await daemon.shutdown()
-        logger.notice("relay stopped")
     }
 
     /// When the program's pages go back to the kernel next: at the first idle moment, at the
@@ -343,6 +365,24 @@ actor StateRecorder {
             ])
         } else {
             logger.debug("batch delivered", metadata: ["reports": "\(count)"])
+        }
+        save(now: false)
+    }
+
+    /// The fleet's progress changed; an appearing or clearing problem is logged once and saved at once.
+    func fleet(_ change: (inout FleetProgress) -> Void) {
+        var progress = state.fleet ?? FleetProgress()
+        let before = progress.problem
+        change(&progress)
+        state.fleet = progress
+        if progress.problem != before {
+            // Not the delivery's last error: --status shows it on the fleet's line.
+            if let problem = progress.problem {
+                logger.warning("the fleet's list does not come down; retrying with backoff", metadata: ["reason": "\(problem)"])
+            } else {
+                logger.notice("the fleet's list comes down again")
+            }
+            return save(now: true)
         }
         save(now: false)
     }

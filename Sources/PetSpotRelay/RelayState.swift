@@ -23,6 +23,8 @@ public struct RelayState: Sendable, Equatable {
     /// Reports PostgreSQL did not keep although their statement succeeded (a trigger or rule of
     /// the central table dropped them): not acknowledged, retried with backoff.
     public var notStored = 0
+    /// The fleet's list coming down; nil until the first page (or when it is off).
+    public var fleet: FleetProgress?
 
     public init(box: String?, pid: Int32, startedAt: String) {
         self.box = box
@@ -65,6 +67,7 @@ public struct RelayState: Sendable, Equatable {
             "alreadyStored": .int(alreadyStored),
             "pending": .optional(pending),
             "notStored": .int(notStored),
+            "fleet": fleet?.json ?? .null,
         ]
     }
 
@@ -94,5 +97,46 @@ public struct RelayState: Sendable, Equatable {
         notStored = count("notStored")
         alreadyStored = count("alreadyStored")
         if case .number(let n)? = json["pending"] { pending = n.exactInt }
+        if let fleet = json["fleet"], case .object = fleet { self.fleet = FleetProgress(json: fleet) }
+    }
+}
+
+/// How far the box's copy of the fleet's list is: the central feed position it holds up to
+/// (the cursor, kept by petspotd with the copy) and the feed's last position when last read.
+public struct FleetProgress: Sendable, Equatable {
+    public var cursor = 0
+    public var head = 0
+    /// Other boxes' reports on the box after the last call.
+    public var reports = 0
+    /// Since the relay started.
+    public var listed = 0
+    public var removed = 0
+    public var refused = 0
+    /// When a page last came down (ISO 8601 UTC).
+    public var lastPageAt: String?
+    /// Why the list does not come down now, if it does not (an outage, a daemon too old):
+    /// shown by `--status`, not an error of the delivery (its exit status stays the delivery's).
+    public var problem: String?
+
+    public init() {}
+
+    /// Feed positions not yet brought (other boxes' writes, and this box's own, which pass).
+    public var behind: Int { max(0, head - cursor) }
+
+    var json: JSONValue {
+        ["cursor": .int(cursor), "head": .int(head), "behind": .int(behind), "reports": .int(reports), "listed": .int(listed),
+         "removed": .int(removed), "refused": .int(refused), "lastPageAt": .optional(lastPageAt), "problem": .optional(problem)]
+    }
+
+    init(json: JSONValue) {
+        func count(_ key: String) -> Int { if case .number(let n)? = json[key] { n.exactInt ?? 0 } else { 0 } }
+        cursor = count("cursor")
+        head = count("head")
+        reports = count("reports")
+        listed = count("listed")
+        removed = count("removed")
+        refused = count("refused")
+        lastPageAt = json["lastPageAt"]?.stringValue
+        problem = json["problem"]?.stringValue
     }
 }

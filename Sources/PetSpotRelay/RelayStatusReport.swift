@@ -70,6 +70,11 @@ public struct RelayStatusReport: Sendable, Equatable {
                 lines.append("last error: none")
             }
             lines.append("now: \(state.currentError ?? "petspotd \(state.daemon.name), PostgreSQL \(state.postgres.name)")")
+            if let fleet = state.fleet {
+                lines.append("fleet: cursor \(fleet.cursor) of \(fleet.head) (\(fleet.behind) behind); \(fleet.reports) other boxes' reports on this box; since the start \(fleet.listed) listed, \(fleet.removed) removed, \(fleet.refused) refused; last page \(fleet.lastPageAt ?? "none yet")\(fleet.problem.map { "; now: \($0)" } ?? "")")
+            } else {
+                lines.append("fleet: nothing brought down yet")
+            }
             lines.append("box: \(state.box ?? "not yet told by petspotd"); since \(state.startedAt): \(state.delivered) delivered (\(state.storedNew) new centrally, \(state.alreadyStored) already there); state written \(state.updatedAt) by pid \(state.pid)")
         case .success(nil):
             lines.append("last delivery (relay): unknown: no state file yet (has the relay run?)")

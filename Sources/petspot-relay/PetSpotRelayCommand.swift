@@ -17,16 +17,16 @@ import Glibc
 struct PetSpotRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "petspot-relay",
-        abstract: "Carries this box's finished reports from petspotd into one central PostgreSQL.",
+        abstract: "Carries this box's finished reports from petspotd into one central PostgreSQL, and the other boxes' missing pets back down.",
         discussion: """
-            Claims reports from petspotd (relay.claim), stores them in PostgreSQL (table reports, created on first connect), then acknowledges them (relay.ack). A report is acknowledged only once PostgreSQL has committed it, and stored once however often it is sent. Settings come from the configuration file; every flag overrides the file's value.
+            Claims reports from petspotd (relay.claim), stores them in PostgreSQL (table reports, created on first connect), then acknowledges them (relay.ack). A report is acknowledged only once PostgreSQL has committed it, and stored once however often it is sent. The other boxes' reports come down into petspotd's animal list (relay.fleetPut) from the central feed, woken by LISTEN petspot_fleet, from the cursor petspotd keeps with its copy (configuration keys fleet, boardRadiusKm, fleetPagePhotoBytes). Settings come from the configuration file; every flag overrides the file's value.
 
             --status exits 0 when all is well, 1 when the relay's last state has an error in force, 2 when petspotd could not be asked, 3 when there is no state file yet. A configuration error exits 78.
             """,
         version: petspotdVersion)
 
     @Option(name: .long, help: ArgumentHelp(
-        "JSON configuration file (keys: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes). Without it: \(RelayConfiguration.defaultConfigFile) if present.",
+        "JSON configuration file (keys: socket, postgres, box, batchSize, pollIntervalSeconds, retryMaxDelaySeconds, stateFile, maxAnswerBytes, fleet, boardRadiusKm, fleetPagePhotoBytes). Without it: \(RelayConfiguration.defaultConfigFile) if present.",
         valueName: "file"))
     var config: String?
 
@@ -88,7 +88,8 @@ struct PetSpotRelayCommand: AsyncParsableCommand {
         let database = CentralDatabase(target: target, logger: databaseLogger)
         let relay = RelayService(
             settings: .init(box: settings.box, batchSize: settings.batchSize, pollInterval: settings.pollInterval,
-                            retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile),
+                            retryMaxDelay: settings.retryMaxDelay, stateFile: settings.stateFile,
+                            fleet: settings.fleet ? (settings.boardRadiusKm, settings.fleetPagePhotoBytes) : nil),
             daemon: DaemonLink(socketPath: settings.socketPath, maxLineBytes: settings.maxAnswerBytes),
             database: database,
             logger: logger)

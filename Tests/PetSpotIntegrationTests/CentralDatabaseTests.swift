@@ -48,13 +48,14 @@ struct CentralDatabaseTests {
             await relay.close()
         }
         // Every step recorded once; none so far needs a newer writer than the first release.
-        #expect(try server.psql("SELECT string_agg(step || ':' || compatible_with, ',' ORDER BY step) FROM petspot_relay_migrations") == "1:1,2:1")
+        #expect(try server.psql("SELECT string_agg(step || ':' || compatible_with, ',' ORDER BY step) FROM petspot_relay_migrations") == "1:1,2:1,3:1")
         #expect(try server.psql("SELECT string_agg(version::text, ',') FROM petspot_relay_schema") == "1")
         #expect(try server.psql("SELECT column_name || ':' || data_type || ':' || is_nullable FROM information_schema.columns WHERE table_name = 'reports' ORDER BY ordinal_position")
             .split(separator: "\n") == [
                 "id:text:NO", "box:text:NO", "submitted_at:timestamp with time zone:NO", "report:jsonb:NO",
                 "photo:bytea:YES", "photo_media_type:text:YES", "received_at:timestamp with time zone:NO",
                 "status:text:NO", "version:bigint:NO", "updated_at:timestamp with time zone:NO", "erased_at:timestamp with time zone:YES",
+                "feed_position:bigint:NO",
             ])
         #expect(try server.psql("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'reports'::regclass AND i.indisprimary") == "id")
     }
@@ -309,7 +310,7 @@ extension CentralDatabaseTests {
         #expect(try Self.life(server, "r3") == "missing|1|false")
         #expect(try Self.life(server, "r4") == "found|4|false")
         #expect(try server.psql("SELECT updated_at = '2026-11-21T13:07:27Z' FROM reports WHERE id = 'r3'") == "t")
-        #expect(try server.psql("SELECT string_agg(step || ':' || compatible_with, ',' ORDER BY step) FROM petspot_relay_migrations") == "1:1,2:1")
+        #expect(try server.psql("SELECT string_agg(step || ':' || compatible_with, ',' ORDER BY step) FROM petspot_relay_migrations") == "1:1,2:1,3:1")
 
         // The released relay, on a box not yet upgraded, accepts the database and goes on.
         try released.connect()

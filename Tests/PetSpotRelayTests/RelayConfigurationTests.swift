@@ -43,7 +43,7 @@ struct RelayConfigurationTests {
         #expect(c.retryMaxDelay == .seconds(5))
         #expect(c.stateFile == "/tmp/state.json")
         #expect(c.maxAnswerBytes == 1_048_576)
-        #expect(Set(RelayConfiguration.knownKeys) == ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile", "maxAnswerBytes"])
+        #expect(Set(RelayConfiguration.knownKeys) == ["socket", "postgres", "box", "batchSize", "pollIntervalSeconds", "retryMaxDelaySeconds", "stateFile", "maxAnswerBytes", "fleet", "boardRadiusKm", "fleetPagePhotoBytes"])
     }
 
     @Test("bad values are refused naming the file, the key and the problem", arguments: [

@@ -1,0 +1,172 @@
+import FoundationEssentials
+import Logging
+import PetSpotProtocol
+import PetSpotSystem
+import ServiceLifecycle
+
+/// The fleet's list coming down: the other boxes' reports, from the central feed into this
+/// box's daemon (`relay.fleetPut`), from the cursor the daemon keeps with its copy, so that a
+/// relay or daemon that was away (or a daemon restored from a backup) goes on exactly where the
+/// copy stands. A page is read when the feed's session hears a write (LISTEN), when the daemon
+/// was away, and at least every poll interval; each page is handed on in calls that fit the
+/// daemon's line limit, each carrying the position it completes the copy to.
+struct FleetDownlink: Sendable {
+    struct Settings: Sendable {
+        /// Reports farther than this from the box's position stay central; nil: every box's.
+        var radiusKm: Double?
+        /// Rows of the feed per page.
+        var batchSize: Int
+        /// Photo bytes per page (the first row comes whatever its size): what the relay holds
+        /// of the fleet at once, twice over while it is written to the daemon.
+        var maxPagePhotoBytes: Int
+        var pollInterval: Duration
+        var retryMaxDelay: Duration
+    }
+
+    let settings: Settings
+    let daemon: DaemonLink
+    let feed: FleetFeed
+    let recorder: StateRecorder
+    let logger: Logger
+    /// The box the daemon must name (`--box`), as the delivery checks it.
+    let expectedBox: String?
+
+    /// How long one wait on the feed's session lasts before a stop is looked for.
+    static let waitSliceMs: Int32 = 500
+
+    func run() async {
+        var backoff = RetryBackoff(maximum: settings.retryMaxDelay)
+        while !Task.isShuttingDownGracefully {
+            do {
+                let brought = try await bringPage()
+                backoff.succeeded()
+                if !brought { await waitForWrites() }
+            } catch let refused as DaemonRefused where refused.error.kind == .methodNotFound {
+                await recorder.fleet { $0.problem = "petspotd does not offer relay.fleet (protocol revision 6): upgrade petspotd, or it is not this user's relay.group" }
+                await pause(settings.retryMaxDelay)
+            } catch {
+                let reason = (error as? CentralDatabaseError).map { "PostgreSQL: \($0.reason)" } ?? "petspotd: \(error)"
+                await recorder.fleet { $0.problem = reason }
+                await pause(backoff.failed())
+            }
+        }
+        await feed.shutdown()
+        await daemon.shutdown()
+    }
+
+    /// Reads the page after the daemon's cursor and hands it on; false when there was nothing.
+    private func bringPage() async throws -> Bool {
+        let state = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(RelayFleet.self, NoParams()) }
+        let info = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(DaemonInfo.self, NoParams()) }
+        guard let box = info.box ?? expectedBox else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
+        if let expectedBox, expectedBox != box { throw BoxRefused.mismatch(daemon: box, relay: expectedBox) }
+        let origin = state.position.flatMap { p in Double(p.latitude.literal).flatMap { lat in Double(p.longitude.literal).map { (lat, $0) } } }
+        let selection = FleetFeed.Selection(ownBox: box, origin: origin, radiusKm: settings.radiusKm,
+                                            maxRows: settings.batchSize, maxPhotoBytes: settings.maxPagePhotoBytes)
+        let (rows, head) = try await feed.read(after: state.cursor, selection)
+        guard !rows.isEmpty else {
+            await recorder.fleet { progress in
+                progress.cursor = state.cursor
+                progress.head = head
+                progress.reports = state.reports
+                progress.problem = nil
+            }
+            // Idle until the next write: what a throttled save left goes to the state file now.
+            await recorder.settle()
+            return false
+        }
+        var listed = 0, removed = 0
+        var refused: [RelayFleetPut.Refusal] = []
+        var cursor = state.cursor
+        for call in Self.calls(rows, maxLineBytes: state.maxLineBytes) {
+            let result = try await cancelWhenGracefulShutdown { [daemon] in
+                try await daemon.call(RelayFleetPut.self, RelayFleetPut.Params(cursor: call.cursor, reports: call.items))
+            }
+            cursor = result.cursor
+            listed += result.listed
+            removed += result.removed
+            refused += result.refused
+        }
+        if let first = refused.first {
+            logger.warning("petspotd refused reports of other boxes (their values break its flow's rules); they are not listed there", metadata: [
+                "count": "\(refused.count)", "first": "\(first.reportId) of box \(first.box): \(first.reason)",
+            ])
+        }
+        let wallClock = StateRecorder.iso(Date())
+        await recorder.fleet { [listed, removed, refused, cursor] progress in
+            progress.cursor = cursor
+            progress.head = max(head, cursor)
+            progress.listed += listed
+            progress.removed += removed
+            progress.refused += refused.count
+            progress.lastPageAt = wallClock
+            progress.problem = nil
+        }
+        return true
+    }
+
+    /// One call to the daemon: the items of a run of the feed, and the position it ends at.
+    struct Call: Equatable {
+        let cursor: Int
+        let items: [RelayFleetPut.Item]
+    }
+
+    /// A page cut into calls that fit `maxLineBytes` (with room for the envelope); an item that
+    /// alone would not fit comes without its photo, and is listed without one.
+    static func calls(_ rows: [FleetFeed.Row], maxLineBytes: Int) -> [Call] {
+        let budget = max(1_024, maxLineBytes - 4_096)
+        var calls: [Call] = []
+        var items: [RelayFleetPut.Item] = []
+        var bytes = 0
+        var position = 0
+        for row in rows {
+            if var item = row.item {
+                var size = item.wireBytes + 1
+                if size > budget, item.photo != nil {
+                    item = RelayFleetPut.Item(reportId: item.reportId, box: item.box, status: item.status, version: item.version,
+                                              submittedAt: item.submittedAt, updatedAt: item.updatedAt, values: item.values, photo: nil)
+                    size = item.wireBytes + 1
+                }
+                if !items.isEmpty, bytes + size > budget || items.count == RelayFleetPut.maxReportsRange.upperBound {
+                    calls.append(Call(cursor: position, items: items))
+                    items = []
+                    bytes = 0
+                }
+                items.append(item)
+                bytes += size
+            }
+            position = row.position
+        }
+        calls.append(Call(cursor: position, items: items))
+        return calls
+    }
+
+    /// Until the feed's session hears a write, the poll interval passes, or a stop comes.
+    private func waitForWrites() async {
+        let deadline = ContinuousClock.now + settings.pollInterval
+        while !Task.isShuttingDownGracefully, ContinuousClock.now < deadline {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let sliceMs = Int32(clamping: min(Int64(Self.waitSliceMs), max(1, left.wholeMilliseconds)))
+            do {
+                if try await feed.waitForChange(timeoutMs: sliceMs) { return }
+            } catch {
+                await recorder.fleet { $0.problem = "PostgreSQL: \(error.reason)" }
+                return
+            }
+        }
+    }
+
+    private func pause(_ delay: Duration) async {
+        try? await cancelWhenGracefulShutdown {
+            try await Task.sleep(for: delay)
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded toward zero.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+}

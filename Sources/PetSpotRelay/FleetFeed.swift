@@ -1,0 +1,211 @@
+import Logging
+import NIOPosix
+import PetSpotJSON
+import PetSpotProtocol
+
+/// The central database's feed of every box's reports, read from a cursor (CentralSchema, step
+/// 3: each write takes the next feed position, committed in order), on a session and a thread
+/// of its own: the session LISTENs on `CentralSchema.fleetChannel` and waits in libpq, which
+/// blocks, so neither the delivery's session nor the cooperative pool waits with it. A
+/// notification only wakes the reader; the cursor says what it has.
+public actor FleetFeed {
+    private let target: PostgresConnectionString
+    private let logger: Logger
+    private let thread: NIOThreadPool
+    private var session: PostgresSession?
+
+    public init(target: PostgresConnectionString, logger: Logger) {
+        self.target = target
+        self.logger = logger
+        thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+    }
+
+    deinit {
+        thread.shutdownGracefully { _ in }
+    }
+
+    public func shutdown() async {
+        if let session {
+            self.session = nil
+            _ = try? await thread.runIfActive { session.close() }
+        }
+        try? await thread.shutdownGracefully()
+    }
+
+    /// A row of the feed: another box's report as the central database holds it now, or only
+    /// its position (this box's own, which never comes down).
+    public struct Row: Sendable, Equatable {
+        public let position: Int
+        /// Nil for this box's own reports: the cursor passes them.
+        public let item: RelayFleetPut.Item?
+    }
+
+    /// What the relay asks of the feed: whose reports are its own, and which it brings down.
+    public struct Selection: Sendable, Equatable {
+        public let ownBox: String
+        /// Reports farther than `radiusKm` from `origin` leave (or never reach) the box; nil
+        /// origin or radius: every box's. A report without a position is always brought.
+        public let origin: (latitude: Double, longitude: Double)?
+        public let radiusKm: Double?
+        /// Rows at most, and photo bytes at most (past the first row).
+        public let maxRows: Int
+        public let maxPhotoBytes: Int
+
+        public init(ownBox: String, origin: (latitude: Double, longitude: Double)?, radiusKm: Double?, maxRows: Int, maxPhotoBytes: Int) {
+            self.ownBox = ownBox
+            self.origin = origin
+            self.radiusKm = radiusKm
+            self.maxRows = maxRows
+            self.maxPhotoBytes = maxPhotoBytes
+        }
+
+        public static func == (a: Selection, b: Selection) -> Bool {
+            a.ownBox == b.ownBox && a.origin?.latitude == b.origin?.latitude && a.origin?.longitude == b.origin?.longitude
+                && a.radiusKm == b.radiusKm && a.maxRows == b.maxRows && a.maxPhotoBytes == b.maxPhotoBytes
+        }
+    }
+
+    /// The rows after `cursor`, in feed order, and the feed's head (its last position).
+    public func read(after cursor: Int, _ selection: Selection) async throws(CentralDatabaseError) -> (rows: [Row], head: Int) {
+        let (sql, parameters) = Self.page(after: cursor, selection)
+        return try await withSession { session throws(CentralDatabaseError) in
+            let head = Int(try session.execute("SELECT position FROM petspot_fleet_feed").firstColumn.first ?? "") ?? 0
+            let table = try session.table(sql, parameters)
+            var rows: [Row] = []
+            rows.reserveCapacity(table.count)
+            for columns in table {
+                rows.append(try Self.row(columns))
+            }
+            return (rows, head)
+        }
+    }
+
+    /// Waits up to `timeoutMs` for a notification of a write; true when one came. Connects
+    /// (and listens) first when there is no session, which counts as a notification: what was
+    /// written while away is to be read.
+    public func waitForChange(timeoutMs: Int32) async throws(CentralDatabaseError) -> Bool {
+        if session == nil {
+            try await withSession { _ in }
+            return true
+        }
+        return try await withSession { session throws(CentralDatabaseError) in try session.waitForNotification(timeoutMs: timeoutMs) }
+    }
+
+    /// The page's statement. The newest state of each report is its row; the feed position
+    /// orders them. A row is brought as a listing (values and photo) when it is another box's,
+    /// `missing`, not erased and within the radius; any other of another box's rows as gone
+    /// (status and version only: nothing personal travels for it); this box's own as its
+    /// position alone. Photos count against `maxPhotoBytes` in feed order (the first row always
+    /// comes, whatever its size). The photo travels as base64 without line breaks.
+    static func page(after cursor: Int, _ selection: Selection) -> (sql: String, parameters: PostgresParameters) {
+        var parameters = PostgresParameters()
+        let after = parameters.append(String(cursor))
+        let limit = parameters.append(String(selection.maxRows))
+        let ownBox = parameters.append(selection.ownBox)
+        let maxBytes = parameters.append(String(selection.maxPhotoBytes))
+        var within = "true"
+        if let origin = selection.origin, let radius = selection.radiusKm {
+            let latitude = parameters.append(String(origin.latitude))
+            let longitude = parameters.append(String(origin.longitude))
+            let km = parameters.append(String(radius))
+            // The great circle on the mean Earth radius, as the animal list measures; a value
+            // that is no number is no position.
+            within = """
+                CASE WHEN jsonb_typeof(report->'values'->'latitude') = 'number' AND jsonb_typeof(report->'values'->'longitude') = 'number'
+                     THEN 2 * 6371.0088 * asin(least(1, sqrt(
+                         power(sin(radians((report->'values'->>'latitude')::float8 - \(latitude)::float8) / 2), 2)
+                         + cos(radians(\(latitude)::float8)) * cos(radians((report->'values'->>'latitude')::float8))
+                           * power(sin(radians((report->'values'->>'longitude')::float8 - \(longitude)::float8) / 2), 2)))) <= \(km)::float8
+                     ELSE true END
+                """
+        }
+        let sql = """
+            SELECT feed_position, own, id, box, status, version, submitted, updated,
+                   CASE WHEN listed THEN report->'values' END,
+                   CASE WHEN listed THEN photo_media_type END,
+                   CASE WHEN listed THEN translate(encode(photo, 'base64'), E'\\n', '') END
+            FROM (
+                SELECT *, sum(CASE WHEN listed THEN coalesce(octet_length(photo), 0) ELSE 0 END) OVER (ORDER BY feed_position) AS running,
+                       row_number() OVER (ORDER BY feed_position) AS n
+                FROM (
+                    SELECT feed_position, box = \(ownBox) AS own, id, box, status, version, report, photo, photo_media_type,
+                           to_char(submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS submitted,
+                           to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated,
+                           box <> \(ownBox) AND status = 'missing' AND erased_at IS NULL AND jsonb_typeof(report->'values') = 'object'
+                               AND \(within) AS listed
+                    FROM reports WHERE feed_position > \(after)::bigint ORDER BY feed_position LIMIT \(limit)::bigint
+                ) AS page
+            ) AS counted
+            WHERE n = 1 OR running <= \(maxBytes)::bigint
+            ORDER BY feed_position
+            """
+        return (sql, parameters)
+    }
+
+    /// A row of `page` as the relay hands it on: without values it is gone from this box
+    /// whatever its status; a status of another word (the central table should never hold one)
+    /// makes it gone too, never a listing.
+    static func row(_ columns: [String?]) throws(CentralDatabaseError) -> Row {
+        guard columns.count == 11, let positionText = columns[0], let position = Int(positionText) else {
+            throw CentralDatabaseError(kind: .server, "the fleet's feed gave a row without its position")
+        }
+        if columns[1] == "t" { return Row(position: position, item: nil) }
+        let id = columns[2] ?? "", box = columns[3] ?? ""
+        let version = columns[5].flatMap { Int($0) } ?? 1
+        let known = columns[4].flatMap(RelayFleetPut.Status.init(rawValue:))
+        let status = known ?? .withdrawn
+        let submitted = columns[6] ?? "", updated = columns[7] ?? ""
+        var values: JSONObject?
+        if known != nil, let text = columns[8], case .object(let object)? = try? JSONParser.parse(text) { values = object }
+        let photo = columns[9].flatMap { mediaType in columns[10].map { RelayFleetPut.Photo(mediaType: mediaType, base64: $0) } }
+        return Row(position: position, item: RelayFleetPut.Item(
+            reportId: id, box: box, status: status, version: version,
+            submittedAt: submitted, updatedAt: updated, values: values, photo: values == nil ? nil : photo))
+    }
+
+    /// Runs `body` on the feed's thread with a session that listens, connecting first when
+    /// there is none; a session that broke is dropped, so the next call connects again.
+    private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {
+        let current = session
+        let target = target, logger = logger
+        let outcome: Result<(PostgresSession?, T), CentralDatabaseError>
+        do {
+            outcome = try await thread.runIfActive { () -> Result<(PostgresSession?, T), CentralDatabaseError> in
+                do throws(CentralDatabaseError) {
+                    let session: PostgresSession
+                    if let current, current.isUsable {
+                        session = current
+                    } else {
+                        current?.close()
+                        session = try CentralDatabase.connected(target, logger: logger)
+                        do throws(CentralDatabaseError) {
+                            try session.listen(CentralSchema.fleetChannel)
+                        } catch {
+                            session.close()
+                            throw error
+                        }
+                    }
+                    do throws(CentralDatabaseError) {
+                        return .success((session, try body(session)))
+                    } catch {
+                        session.close()
+                        return .failure(error)
+                    }
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw CentralDatabaseError(kind: .unreachable, "the relay is stopping")
+        }
+        switch outcome {
+        case .success(let (kept, value)):
+            session = kept
+            return value
+        case .failure(let error):
+            session = nil
+            throw error
+        }
+    }
+}

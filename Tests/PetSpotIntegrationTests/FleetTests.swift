@@ -1,0 +1,214 @@
+import Foundation
+import PetSpotClient
+import PetSpotJSON
+import PetSpotSystem
+import PetSpotTestSupport
+import Testing
+
+/// One list for the whole fleet: two boxes (real daemons, each with its real relay) and one
+/// real PostgreSQL. A report filed on one box reaches the other's animal list through the
+/// central feed, pushed by LISTEN/NOTIFY (the relays poll once an hour here), and leaves it,
+/// and its disk, when it is found or erased.
+@Suite("The fleet's list across two boxes", .serialized)
+struct FleetTests {
+    /// Both boxes' daemons see the whole list (staff: the tests run as root), so the photo and
+    /// the chip can be compared with what was filed.
+    static func box(_ name: String, settings: JSONObject = JSONObject()) throws -> DaemonProcess {
+        var merged: JSONObject = ["board": ["staffGroup": "root"]]
+        for member in settings { merged[member.key] = member.value }
+        return try DaemonProcess.forRelay(box: name, settings: merged).start()
+    }
+
+    /// A relay woken only by what it hears: a poll an hour apart.
+    static func relay(_ daemon: DaemonProcess, _ postgres: PostgresServer, settings: JSONObject = JSONObject()) throws -> RelayProcess {
+        var merged: JSONObject = ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1]
+        for member in settings { merged[member.key] = member.value }
+        return try RelayProcess(daemon: daemon, postgresURL: postgres.url(), box: nil, settings: merged).start()
+    }
+
+    /// Every animal the box lists, by id, with the box it names.
+    static func listed(_ conn: PetSpotConnection) throws -> [String: String] {
+        var animals: [String: String] = [:]
+        var cursor: JSONValue = .null
+        repeat {
+            var params: JSONObject = ["limit": 100]
+            if cursor != .null { params["cursor"] = cursor }
+            let page = try conn.result("animals.list", params)
+            for animal in page["animals"]?.arrayValue ?? [] {
+                animals[animal["id"]?.stringValue ?? "?"] = animal["box"]?.stringValue ?? "?"
+            }
+            cursor = page["cursor"] ?? .null
+        } while cursor != .null
+        return animals
+    }
+
+    /// The central database's `missing`, unerased reports of boxes other than `box`.
+    static func centralMissing(_ postgres: PostgresServer, otherThan box: String) throws -> Set<String> {
+        Set(try postgres.psql("SELECT id FROM reports WHERE status = 'missing' AND erased_at IS NULL AND box <> '\(box)'")
+            .split(separator: "\n").map(String.init))
+    }
+
+    /// Whether the box's database file or its WAL holds `text`.
+    static func diskHolds(_ daemon: DaemonProcess, _ text: String) -> Bool {
+        [daemon.databasePath, daemon.databasePath + "-wal"].contains { path in
+            ((try? FileDescriptorIO.readFile(path)).map { $0.firstRange(of: Array(text.utf8)) != nil }) ?? false
+        }
+    }
+
+    /// Until the relay's --status says its box has the whole feed.
+    static func waitForHead(_ relay: RelayProcess, _ postgres: PostgresServer) throws {
+        let head = try postgres.psql("SELECT position FROM petspot_fleet_feed")
+        try waitUntil("the relay at the feed's head, \(head)\n\(relay.log)", seconds: 30) {
+            try relay.status().stdout.contains("fleet: cursor \(head) of \(head) (0 behind)")
+        }
+    }
+
+    static func file(_ conn: PetSpotConnection, description: String) throws -> String {
+        try #require(try fileReport(conn, description: description).submit[path: "report", "id"]?.stringValue)
+    }
+
+    @Test("filed on A: listed on B with A's name, its photo and chip, no owner and nothing pending there; amended on A: changed on B; found on A: gone from B; erased on A: gone from B's disk")
+    func filedFoundErased() throws {
+        let postgres = try PostgresServer()
+        let a = try Self.box("kiosk-a"), b = try Self.box("kiosk-b")
+        let relayA = try Self.relay(a, postgres), relayB = try Self.relay(b, postgres)
+        let connA = try a.connect(), connB = try b.connect()
+        let described = "Fleet-\(UUID().uuidString.prefix(8))"
+        let id = try Self.file(connA, description: described)
+
+        try waitUntil("\(id) listed on B\n\(relayA.log)\n\(relayB.log)", seconds: 30) { try Self.listed(connB)[id] == "kiosk-a" }
+        let animal = try #require(try connB.result("animals.get", ["animalId": .string(id)])["animal"])
+        #expect(animal["box"] == "kiosk-a")
+        #expect(animal["chipNumber"] == "61609123456789")
+        #expect(animal[path: "contact", "email"] == "owner@example.org")
+        #expect(animal["description"]?.stringValue?.contains(described) == true, "\(JSONWriter.string(animal))")
+        let photo = try connB.result("animals.photo", ["animalId": .string(id)])
+        #expect(photo["data"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map(Array.init) == pngBytes)
+        // Never B's own: no owner, nothing to deliver, A keeps one copy of its own.
+        #expect(try allReportIDs(connB).isEmpty)
+        #expect(try b.relayPending() == 0)
+        #expect(try Self.listed(connA).filter { $0.key == id }.count == 1)
+        #expect(try postgres.psql("SELECT count(*) || ' ' || min(box) FROM reports") == "1 kiosk-a")
+
+        let amended = "Amended-\(UUID().uuidString.prefix(8))"
+        _ = try connA.result("reports.amend", ["reportId": .string(id), "values": ["additionalDescription": .string(amended)]])
+        try waitUntil("the amendment on B", seconds: 30) {
+            try connB.result("animals.get", ["animalId": .string(id)])[path: "animal", "description"]?.stringValue?.contains(amended) == true
+        }
+        #expect(try connB.result("animals.get", ["animalId": .string(id)])[path: "animal", "version"] == .int(2))
+
+        _ = try connA.result("reports.close", ["reportId": .string(id), "outcome": "found"])
+        try waitUntil("the found report gone from B", seconds: 30) { try Self.listed(connB)[id] == nil }
+        #expect(try connB.failure("animals.get", ["animalId": .string(id)]).kind == .animalNotFound)
+
+        // Erased on A: the values leave B's disk with its copy.
+        let erasedText = "Erased-\(UUID().uuidString.prefix(8))"
+        let second = try Self.file(connA, description: erasedText)
+        try waitUntil("\(second) listed on B", seconds: 30) { try Self.listed(connB)[second] == "kiosk-a" }
+        #expect(Self.diskHolds(b, erasedText), "the copy's values are not on B's disk to begin with")
+        _ = try connA.result("reports.erase", ["reportId": .string(second)])
+        try waitUntil("the erased report gone from B's list and disk\n\(b.log)", seconds: 30) {
+            try Self.listed(connB)[second] == nil && !Self.diskHolds(b, erasedText)
+        }
+        #expect(try relayB.stop() == 0)
+        #expect(try relayA.stop() == 0)
+    }
+
+    @Test("B away (its daemon and relay stopped) while A files, closes and erases: started again, B lists exactly the central database's missing reports, and --status names the cursor, 0 behind")
+    func caughtUpAfterBeingAway() throws {
+        let postgres = try PostgresServer()
+        let a = try Self.box("kiosk-a"), b = try Self.box("kiosk-b")
+        let relayA = try Self.relay(a, postgres), relayB = try Self.relay(b, postgres)
+        let connA = try a.connect()
+        let first = try Self.file(connA, description: "First")
+        try waitUntil("the first report on B", seconds: 30) { try Self.listed(try b.connect())[first] == "kiosk-a" }
+        #expect(try relayB.stop() == 0)
+        #expect(try b.stop() == 0)
+
+        let ids = try (0..<6).map { try Self.file(connA, description: "Away \($0)") }
+        _ = try connA.result("reports.close", ["reportId": .string(first), "outcome": "found"])
+        _ = try connA.result("reports.close", ["reportId": .string(ids[0]), "outcome": "withdrawn"])
+        _ = try connA.result("reports.erase", ["reportId": .string(ids[1])])
+        _ = try connA.result("reports.amend", ["reportId": .string(ids[2]), "values": ["contactEmail": "away@example.org"]])
+        try waitUntil("A's reports and changes stored centrally\n\(relayA.log)", seconds: 30) { try a.relayPending() == 0 }
+        let expected = try Self.centralMissing(postgres, otherThan: "kiosk-b")
+        #expect(expected == Set(ids[2...]))
+
+        try b.start()
+        try relayB.start()
+        let connB = try b.connect()
+        try waitUntil("B caught up\n\(relayB.log)", seconds: 30) { Set(try Self.listed(connB).keys) == expected }
+        #expect(try connB.result("animals.get", ["animalId": .string(ids[2])])[path: "animal", "contact", "email"] == "away@example.org")
+        try Self.waitForHead(relayB, postgres)
+        #expect(try relayB.status().status == 0)
+        #expect(try relayB.stop() == 0)
+        #expect(try relayA.stop() == 0)
+    }
+
+    @Test("what a compromised box writes centrally is read by B's flow rules: values that break them, a box name that is not one, and B's own name are never listed, and a later refused version takes the listed one off")
+    func hostileCentralRows() throws {
+        let postgres = try PostgresServer()
+        let b = try Self.box("kiosk-b")
+        let relayB = try Self.relay(b, postgres)
+        try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        let good: JSONObject = [
+            "chipNumber": "616091234567890", "photo": .null, "disappearanceDate": "2026-11-20", "species": "dog", "race": "Beagle",
+            "gender": "male", "age": 4, "latitude": .number(JSONNumber(validatedLiteral: "52.22968")),
+            "longitude": .number(JSONNumber(validatedLiteral: "21.01223")), "additionalDescription": "Brown collar",
+            "contactPhone": "+48601234567", "contactEmail": "owner@example.org",
+        ]
+        func insert(_ id: String, box: String, version: Int = 1, _ change: (inout JSONObject) -> Void = { _ in }) throws {
+            var values = good
+            change(&values)
+            let report = JSONWriter.string(["id": .string(id), "submittedAt": "2026-11-21T10:00:00Z", "values": .object(values),
+                                            "status": "missing", "version": .int(version), "updatedAt": "2026-11-21T10:00:00Z"])
+            try postgres.psql("""
+                INSERT INTO reports (id, box, submitted_at, report) VALUES ('\(id)', '\(box)', '2026-11-21T10:00:00Z', $j$\(report)$j$::jsonb)
+                ON CONFLICT (id) DO UPDATE SET report = excluded.report, version = \(version), status = 'missing'
+                """)
+        }
+        try insert("good-1", box: "kiosk-x")
+        try insert("escapes-1", box: "kiosk-x") { $0["contactEmail"] = "\u{1B}]0;pwned\u{07}@example.org" }
+        try insert("species-1", box: "kiosk-x") { $0["species"] = "dragon" }
+        try insert("nochip-1", box: "kiosk-x") { $0["chipNumber"] = .null; $0["disappearanceDate"] = .null }
+        try insert("box-1", box: "kiosk x\u{1B}[2J")
+        try insert("own-1", box: "kiosk-b")
+        let connB = try b.connect()
+        try waitUntil("the good report on B\n\(relayB.log)", seconds: 30) { try Self.listed(connB)["good-1"] == "kiosk-x" }
+        try Self.waitForHead(relayB, postgres)
+        #expect(try Self.listed(connB) == ["good-1": "kiosk-x"])
+        let status = try relayB.status().stdout
+        #expect(status.contains("4 refused"), "\(status)")
+        #expect(b.log.contains("refused by this box's flow rules"))
+
+        // A newer version that breaks a rule: the listed copy leaves.
+        try insert("good-1", box: "kiosk-x", version: 2) { $0["contactPhone"] = "not a phone" }
+        try waitUntil("the refused version takes the copy off B\n\(relayB.log)", seconds: 30) { try Self.listed(connB).isEmpty }
+        #expect(try relayB.stop() == 0)
+    }
+
+    @Test("board.maxFleetReports: past it the farthest from the box go first, and B keeps the nearest")
+    func boundedFarthestFirst() throws {
+        let postgres = try PostgresServer()
+        let b = try Self.box("kiosk-b", settings: [
+            "board": ["staffGroup": "root", "maxFleetReports": 2],
+            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+        ])
+        let relayB = try Self.relay(b, postgres)
+        try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        // Near (Warsaw), far (Kraków), farther (Gdańsk), filed in that order.
+        for (id, latitude, longitude) in [("near", "52.23", "21.01"), ("far", "50.06", "19.94"), ("farther", "54.35", "18.65")] {
+            let report = JSONWriter.string(["id": .string(id), "submittedAt": "2026-11-21T10:00:00Z", "status": "missing", "version": 1,
+                                            "updatedAt": "2026-11-21T10:00:00Z", "values": [
+                                                "species": "cat", "race": "Tabby", "gender": "female", "disappearanceDate": "2026-11-20", "chipNumber": "616091234567890",
+                                                "latitude": .number(JSONNumber(validatedLiteral: latitude)),
+                                                "longitude": .number(JSONNumber(validatedLiteral: longitude)), "contactPhone": "+48601234567"]])
+            try postgres.psql("INSERT INTO reports (id, box, submitted_at, report) VALUES ('\(id)', 'kiosk-x', now(), $j$\(report)$j$::jsonb)")
+        }
+        let connB = try b.connect()
+        try Self.waitForHead(relayB, postgres)
+        #expect(Set(try Self.listed(connB).keys) == ["near", "far"])
+        #expect(b.log.contains("the fleet's copy is at its bounds"))
+        #expect(try relayB.stop() == 0)
+    }
+}
