@@ -3,7 +3,9 @@
 //   petspot-board-load DATABASE [reports] [queries per kind]
 // Last, it erases as many reports as it asks pages of a kind, each timed: erasure's cost.
 // A DATABASE that does not hold the reports yet is filled first: reports spread over Poland,
-// one in 30 without a position, of three species, submitted over 90 days.
+// one in 30 without a position, of three species, submitted over 90 days. FLEET=n also puts n
+// other boxes' reports on the board (as the relay brings them, 1,000 to a call), spread the same
+// way, so that the pages are read over the box's own reports and the fleet's together.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +66,35 @@ if already < reportCount {
     }
     print("filled \(reportCount - already) reports in \(seconds(began.duration(to: clock.now))) s")
 }
-print("reports listed: \(try await store.boardCount())")
+let fleetCount = Int(ProcessInfo.processInfo.environment["FLEET"] ?? "") ?? 0
+let fleetAlready = try await store.fleetState().reports
+if fleetAlready < fleetCount {
+    let clock = ContinuousClock()
+    let began = clock.now
+    var random = SystemRandomNumberGenerator()
+    let bounds = FleetBounds(maxReports: max(fleetCount, 100_000), maxPhotoBytes: 1 << 30, origin: nil)
+    for first in stride(from: fleetAlready, to: fleetCount, by: 1_000) {
+        var copies: [FleetChange] = []
+        for number in first..<min(first + 1_000, fleetCount) {
+            let placed = number % 30 != 0
+            let latitude = placed ? Int.random(in: latitudes, using: &random) : nil
+            let longitude = placed ? Int.random(in: longitudes, using: &random) : nil
+            let kind = species[number % 3]
+            let chip = chipNumber(1_000_000_000 + number)
+            let submittedAt = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: 1_788_000_000 + Double(Int.random(in: 0..<(90 * 86_400), using: &random))))
+            let values = #"{"chipNumber":"\#(chip)","photo":null,"disappearanceDate":"2026-11-20","species":"\#(kind)","#
+                + #""race":"Beagle","gender":"male","age":3,"latitude":\#(latitude.map(degrees) ?? "null"),"#
+                + #""longitude":\#(longitude.map(degrees) ?? "null"),"additionalDescription":"Red collar","#
+                + #""contactPhone":"+48123456789","contactEmail":"owner@example.org"}"#
+            copies.append(.listed(FleetCopy(
+                id: "fleet-\(number)", box: "kiosk-\(number % 40)", version: 1, submittedAt: submittedAt, updatedAt: Date(), valuesJSON: values,
+                board: BoardFields(latitude: latitude, longitude: longitude, chipDigits: chip, species: kind, publicPhoto: nil), photo: nil)))
+        }
+        _ = try await store.applyFleet(copies, cursor: first + copies.count, bounds: bounds, now: Date())
+    }
+    print("brought \(fleetCount - fleetAlready) other boxes' reports in \(seconds(began.duration(to: clock.now))) s")
+}
+print("reports listed: \(try await store.boardCount()) (of other boxes: \(try await store.fleetState().reports))")
 
 func degrees(_ scaled: Int) -> String { Coordinate(scaled: scaled).text }
 

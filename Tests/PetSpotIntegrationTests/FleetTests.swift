@@ -145,6 +145,67 @@ struct FleetTests {
         #expect(try relayA.stop() == 0)
     }
 
+    @Test("A files, amends, closes and erases while each relay, each daemon and PostgreSQL is SIGKILLed in turn: B ends listing exactly the central database's missing reports of A, at their versions, no erased one comes back, and none of an erased one's values is on B's disk")
+    func convergesThroughKills() throws {
+        let postgres = try PostgresServer()
+        let a = try Self.box("kiosk-a"), b = try Self.box("kiosk-b")
+        let relayA = try Self.relay(a, postgres), relayB = try Self.relay(b, postgres)
+        var ids: [String] = []
+        var erased: [(id: String, text: String)] = []
+        var victims: [String] = []
+        for round in 0..<10 {
+            let conn = try a.connect()
+            for n in 0..<3 { ids.append(try Self.file(conn, description: "Round \(round) report \(n)")) }
+            let gone = "Erased-\(round)-\(UUID().uuidString.prefix(8))"
+            let doomed = try Self.file(conn, description: gone)
+            _ = try conn.result("reports.amend", ["reportId": .string(ids[ids.count - 3]), "values": ["age": .int(round % 20 + 1)]])
+            _ = try conn.result("reports.close", ["reportId": .string(ids[ids.count - 2]), "outcome": "found"])
+            _ = try conn.result("reports.erase", ["reportId": .string(doomed)])
+            erased.append((doomed, gone))
+            switch round % 5 {
+            case 0:
+                victims.append("relay B")
+                try relayB.kill()
+                try relayB.start()
+            case 1:
+                victims.append("petspotd B")
+                try b.kill()
+                try b.start()
+            case 2:
+                victims.append("PostgreSQL")
+                try postgres.kill()
+                try postgres.start()
+            case 3:
+                victims.append("relay A")
+                try relayA.kill()
+                try relayA.start()
+            default:
+                victims.append("petspotd A")
+                try a.kill()
+                try a.start()
+            }
+        }
+        try waitUntil("A's reports all stored centrally\n\(relayA.log)", seconds: 60) { try a.relayPending() == 0 }
+        let expected = try Self.centralMissing(postgres, otherThan: "kiosk-b")
+        #expect(expected.count == 20, "\(victims)")
+        let connB = try b.connect()
+        try waitUntil("B listing exactly the central database's missing reports\n\(relayB.log)", seconds: 60) {
+            Set(try Self.listed(connB).keys) == expected
+        }
+        try Self.waitForHead(relayB, postgres)
+        #expect(Set(try Self.listed(connB).keys) == expected)
+        for id in expected {
+            let central = try postgres.psql("SELECT version FROM reports WHERE id = '\(id)'")
+            #expect(try connB.result("animals.get", ["animalId": .string(id)])[path: "animal", "version"] == .int(Int(central) ?? -1), "\(id)")
+        }
+        for (id, text) in erased {
+            #expect(try connB.failure("animals.get", ["animalId": .string(id)]).kind == .animalNotFound)
+            #expect(!Self.diskHolds(b, text), "\(text) is on B's disk after the kills of \(victims)")
+        }
+        #expect(try relayB.stop() == 0)
+        #expect(try relayA.stop() == 0)
+    }
+
     @Test("what a compromised box writes centrally is read by B's flow rules: values that break them, a box name that is not one, and B's own name are never listed, and a later refused version takes the listed one off")
     func hostileCentralRows() throws {
         let postgres = try PostgresServer()
