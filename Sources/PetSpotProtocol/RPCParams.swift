@@ -49,6 +49,14 @@ public struct RPCParams {
         return int
     }
 
+    public mutating func optionalBool(_ name: String) throws(RPCError) -> Bool? {
+        guard let value = take(name) else { return nil }
+        guard case .bool(let bool) = value else {
+            throw RPCError(.invalidParams, "\"\(name)\" must be true or false, not \(value.typeName)", parameter: name)
+        }
+        return bool
+    }
+
     public mutating func requiredObject(_ name: String) throws(RPCError) -> JSONObject {
         guard let value = take(name) else {
             throw RPCError(.invalidParams, "missing parameter \"\(name)\"", parameter: name)

@@ -100,7 +100,8 @@ public enum CentralSchema {
         // positions commit in the order they are taken, and one rolled back is taken again.
         // NOTIFY (delivered at the commit, once per transaction and payload) only wakes the
         // relays; the cursor says what they have. Relays of steps 1 and 2 go on writing: the
-        // trigger numbers their rows too.
+        // trigger numbers their rows too, with its owner's right to the counter (SECURITY
+        // DEFINER), so no writer's role needs a grant it did not have.
         Migration(compatibleWith: 1, statements: [
             """
             CREATE TABLE petspot_fleet_feed (
@@ -119,7 +120,7 @@ public enum CentralSchema {
             "ALTER TABLE reports ALTER COLUMN feed_position SET NOT NULL",
             "CREATE UNIQUE INDEX reports_feed_position ON reports (feed_position)",
             """
-            CREATE FUNCTION reports_feed_position() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE FUNCTION reports_feed_position() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
             BEGIN
                 UPDATE petspot_fleet_feed SET position = position + 1 RETURNING position INTO NEW.feed_position;
                 PERFORM pg_notify('\(fleetChannel)', '');

@@ -30,21 +30,27 @@ struct FleetDownlink: Sendable {
     let logger: Logger
     /// The box the daemon must name (`--box`), as the delivery checks it.
     let expectedBox: String?
+    /// What the copy was built with, as the state file of the relay's last run says; nil: unknown.
+    let previousScan: FleetProgress.Scan?
 
     /// How long one wait on the feed's session lasts before a stop is looked for.
     static let waitSliceMs: Int32 = 500
 
     func run() async {
         var backoff = RetryBackoff(maximum: settings.retryMaxDelay)
+        var scanned = previousScan
         while !Task.isShuttingDownGracefully {
             do {
-                let brought = try await bringPage()
+                let brought = try await bringPage(scanned: &scanned)
                 backoff.succeeded()
                 if !brought { await waitForWrites() }
             } catch let refused as DaemonRefused where refused.error.kind == .methodNotFound {
+                if Task.isShuttingDownGracefully { break }
                 await recorder.fleet { $0.problem = "petspotd does not offer relay.fleet (protocol revision 6): upgrade petspotd, or it is not this user's relay.group" }
                 await pause(settings.retryMaxDelay)
             } catch {
+                // A stop cuts a call short: that is no problem of the fleet's.
+                if Task.isShuttingDownGracefully { break }
                 let reason = (error as? CentralDatabaseError).map { "PostgreSQL: \($0.reason)" } ?? "petspotd: \(error)"
                 await recorder.fleet { $0.problem = reason }
                 await pause(backoff.failed())
@@ -55,16 +61,42 @@ struct FleetDownlink: Sendable {
     }
 
     /// Reads the page after the daemon's cursor and hands it on; false when there was nothing.
-    private func bringPage() async throws -> Bool {
+    ///
+    /// The feed is read again from its start, keeping the copy, when what the relay selects
+    /// changed since the copy was built (`scanned`: another radius, or a box that moved a tenth
+    /// of it): rows the cursor passed as out of reach may be in reach now, and the other way
+    /// round. When the feed's head is behind the daemon's cursor, the central database went
+    /// back (restored, or a standby that lagged): the copy is dropped and built again from 0.
+    private func bringPage(scanned: inout FleetProgress.Scan?) async throws -> Bool {
         let state = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(RelayFleet.self, NoParams()) }
         let info = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(DaemonInfo.self, NoParams()) }
         guard let box = info.box ?? expectedBox else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
         if let expectedBox, expectedBox != box { throw BoxRefused.mismatch(daemon: box, relay: expectedBox) }
         let origin = state.position.flatMap { p in Double(p.latitude.literal).flatMap { lat in Double(p.longitude.literal).map { (lat, $0) } } }
-        let selection = FleetFeed.Selection(ownBox: box, origin: origin, radiusKm: settings.radiusKm,
-                                            maxRows: settings.batchSize, maxPhotoBytes: settings.maxPagePhotoBytes)
-        let (rows, head) = try await feed.read(after: state.cursor, selection)
-        guard !rows.isEmpty else {
+        let selection = FleetFeed.Selection(ownBox: box, origin: origin, radiusKm: settings.radiusKm, maxRows: settings.batchSize,
+                                            maxPageBytes: settings.maxPagePhotoBytes, maxPhotoBytes: state.maxPhotoBytes)
+        let current = FleetProgress.Scan(radiusKm: settings.radiusKm, origin: settings.radiusKm == nil ? nil : origin)
+        var from = state.cursor
+        if scanned.map({ $0.differs(from: current) }) ?? (state.cursor > 0) {
+            logger.notice("what comes down changed (radius or the box's position): the fleet's feed is read again from its start", metadata: [
+                "before": "\(scanned?.description ?? "unknown")", "now": "\(current.description)",
+            ])
+            from = 0
+        }
+        if scanned != current {
+            scanned = current
+            await recorder.fleet(now: true) { $0.scan = current }
+        }
+        var (rows, head) = try await feed.read(after: from, selection)
+        var restart = false
+        if head < from {
+            logger.warning("the central feed is behind this box's copy (the database restored, or a standby that lagged): the copy is built again from its start",
+                           metadata: ["cursor": "\(from)", "head": "\(head)"])
+            restart = true
+            from = 0
+            (rows, head) = try await feed.read(after: 0, selection)
+        }
+        guard !rows.isEmpty || restart || from != state.cursor else {
             await recorder.fleet { progress in
                 progress.cursor = state.cursor
                 progress.head = head
@@ -77,11 +109,11 @@ struct FleetDownlink: Sendable {
         }
         var listed = 0, removed = 0
         var refused: [RelayFleetPut.Refusal] = []
-        var cursor = state.cursor
-        for call in Self.calls(rows, maxLineBytes: state.maxLineBytes) {
-            let result = try await cancelWhenGracefulShutdown { [daemon] in
-                try await daemon.call(RelayFleetPut.self, RelayFleetPut.Params(cursor: call.cursor, reports: call.items))
-            }
+        var cursor = from
+        let calls = rows.isEmpty ? [Call(cursor: from, items: [])] : Self.calls(rows, maxLineBytes: state.maxLineBytes)
+        for call in calls {
+            let result = try await put(call, after: cursor, restart: restart)
+            restart = false
             cursor = result.cursor
             listed += result.listed
             removed += result.removed
@@ -95,14 +127,51 @@ struct FleetDownlink: Sendable {
         let wallClock = StateRecorder.iso(Date())
         await recorder.fleet { [listed, removed, refused, cursor] progress in
             progress.cursor = cursor
-            progress.head = max(head, cursor)
+            progress.head = head
             progress.listed += listed
             progress.removed += removed
             progress.refused += refused.count
             progress.lastPageAt = wallClock
             progress.problem = nil
         }
-        return true
+        return !rows.isEmpty
+    }
+
+    /// Kinds of refusal that name what a call carried, not the daemon's state: retried a report
+    /// at a time, so that one report no call can carry holds up no other.
+    static let itemRefusals: Set<RPCErrorKind> = [.invalidParams, .parseError, .lineTooLong, .limitExceeded, .invalidRequest]
+
+    /// Hands one call to the daemon. Refused whole for what it carries, its reports go one at a
+    /// time (each completing nothing past `after`, so that a stop in between loses none), a
+    /// report refused alone is passed (named in `refused`), and then the cursor moves to the
+    /// call's end.
+    private func put(_ call: Call, after: Int, restart: Bool) async throws -> RelayFleetPut.Result {
+        do {
+            return try await cancelWhenGracefulShutdown { [daemon] in
+                try await daemon.call(RelayFleetPut.self, RelayFleetPut.Params(cursor: call.cursor, reports: call.items, restart: restart))
+            }
+        } catch let whole as DaemonRefused where Self.itemRefusals.contains(whole.error.kind) && !call.items.isEmpty {
+            var listed = 0, removed = 0
+            var refused: [RelayFleetPut.Refusal] = []
+            var restart = restart
+            for item in call.items {
+                do {
+                    let one = try await cancelWhenGracefulShutdown { [daemon, restart] in
+                        try await daemon.call(RelayFleetPut.self, RelayFleetPut.Params(cursor: after, reports: [item], restart: restart))
+                    }
+                    restart = false
+                    listed += one.listed
+                    removed += one.removed
+                    refused += one.refused
+                } catch let alone as DaemonRefused where Self.itemRefusals.contains(alone.error.kind) {
+                    refused.append(RelayFleetPut.Refusal(reportId: item.reportId, box: item.box, reason: alone.error.message))
+                }
+            }
+            let end = try await cancelWhenGracefulShutdown { [daemon, restart] in
+                try await daemon.call(RelayFleetPut.self, RelayFleetPut.Params(cursor: call.cursor, reports: [], restart: restart))
+            }
+            return RelayFleetPut.Result(cursor: end.cursor, listed: listed, removed: removed + end.removed, refused: refused)
+        }
     }
 
     /// One call to the daemon: the items of a run of the feed, and the position it ends at.

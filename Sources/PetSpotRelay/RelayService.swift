@@ -63,7 +63,8 @@ public final class RelayService: Service, Sendable {
                                     pollInterval: settings.pollInterval, retryMaxDelay: settings.retryMaxDelay),
                     // Connections of their own: a page waits on neither a claim nor a write.
                     daemon: DaemonLink(socketPath: daemon.socketPath), feed: FleetFeed(target: database.target, logger: logger),
-                    recorder: recorder, logger: logger, expectedBox: settings.box)
+                    recorder: recorder, logger: logger, expectedBox: settings.box,
+                    previousScan: settings.stateFile.flatMap { try? StateFile(path: $0).read() }?.fleet?.scan)
                 group.addTask { await downlink.run() }
             }
             await deliver()
@@ -369,8 +370,9 @@ actor StateRecorder {
         save(now: false)
     }
 
-    /// The fleet's progress changed; an appearing or clearing problem is logged once and saved at once.
-    func fleet(_ change: (inout FleetProgress) -> Void) {
+    /// The fleet's progress changed; an appearing or clearing problem is logged once and saved
+    /// at once, as is any change when `now`.
+    func fleet(now: Bool = false, _ change: (inout FleetProgress) -> Void) {
         var progress = state.fleet ?? FleetProgress()
         let before = progress.problem
         change(&progress)
@@ -384,7 +386,7 @@ actor StateRecorder {
             }
             return save(now: true)
         }
-        save(now: false)
+        save(now: now)
     }
 
     func flush() {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PetSpotJSON
 
 /// What the running relay tells `--status` through its state file.
@@ -114,18 +117,75 @@ public struct FleetProgress: Sendable, Equatable {
     public var refused = 0
     /// When a page last came down (ISO 8601 UTC).
     public var lastPageAt: String?
+    /// What the copy was built with: the feed is read again from its start when it changes.
+    public var scan: Scan?
     /// Why the list does not come down now, if it does not (an outage, a daemon too old):
     /// shown by `--status`, not an error of the delivery (its exit status stays the delivery's).
     public var problem: String?
 
     public init() {}
 
+    /// What comes down: every box's, or those within a radius of the box's position.
+    public struct Scan: Sendable, Equatable, CustomStringConvertible {
+        public var radiusKm: Double?
+        public var origin: (latitude: Double, longitude: Double)?
+
+        public init(radiusKm: Double?, origin: (latitude: Double, longitude: Double)?) {
+            self.radiusKm = radiusKm
+            self.origin = origin
+        }
+
+        public static func == (a: Scan, b: Scan) -> Bool {
+            a.radiusKm == b.radiusKm && a.origin?.latitude == b.origin?.latitude && a.origin?.longitude == b.origin?.longitude
+        }
+
+        /// Whether the reports in reach may differ: another radius, a position gained or lost,
+        /// or a box that moved more than a tenth of the radius.
+        public func differs(from other: Scan) -> Bool {
+            guard radiusKm == other.radiusKm else { return true }
+            guard let radius = radiusKm else { return false }
+            switch (origin, other.origin) {
+            case (nil, nil): return false
+            case (let a?, let b?): return Self.kilometres(a, b) > radius / 10
+            default: return true
+            }
+        }
+
+        /// The great circle on the mean Earth radius.
+        static func kilometres(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Double {
+            let radians = Double.pi / 180
+            let dLat = (b.latitude - a.latitude) * radians, dLon = (b.longitude - a.longitude) * radians
+            let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+            return 2 * 6371.0088 * asin(min(1, h.squareRoot()))
+        }
+
+        public var description: String {
+            guard let radiusKm else { return "every box's" }
+            guard let origin else { return "within \(radiusKm) km of a box without a position (every box's)" }
+            return "within \(radiusKm) km of \(origin.latitude),\(origin.longitude)"
+        }
+
+        var json: JSONValue {
+            ["radiusKm": radiusKm.map { .number(JSONNumber(validatedLiteral: "\($0)")) } ?? .null,
+             "latitude": origin.map { .number(JSONNumber(validatedLiteral: "\($0.latitude)")) } ?? .null,
+             "longitude": origin.map { .number(JSONNumber(validatedLiteral: "\($0.longitude)")) } ?? .null]
+        }
+
+        init?(json: JSONValue?) {
+            guard case .object? = json else { return nil }
+            func number(_ key: String) -> Double? { if case .number(let n)? = json?[key] { Double(n.literal) } else { nil } }
+            radiusKm = number("radiusKm")
+            origin = number("latitude").flatMap { lat in number("longitude").map { (lat, $0) } }
+        }
+    }
+
     /// Feed positions not yet brought (other boxes' writes, and this box's own, which pass).
     public var behind: Int { max(0, head - cursor) }
 
     var json: JSONValue {
         ["cursor": .int(cursor), "head": .int(head), "behind": .int(behind), "reports": .int(reports), "listed": .int(listed),
-         "removed": .int(removed), "refused": .int(refused), "lastPageAt": .optional(lastPageAt), "problem": .optional(problem)]
+         "removed": .int(removed), "refused": .int(refused), "lastPageAt": .optional(lastPageAt), "problem": .optional(problem),
+         "scan": scan?.json ?? .null]
     }
 
     init(json: JSONValue) {
@@ -138,5 +198,6 @@ public struct FleetProgress: Sendable, Equatable {
         refused = count("refused")
         lastPageAt = json["lastPageAt"]?.stringValue
         problem = json["problem"]?.stringValue
+        scan = Scan(json: json["scan"])
     }
 }

@@ -79,4 +79,6 @@ public struct FleetOutcome: Sendable, Hashable {
     public let evicted: Int
     /// Copies whose photo was dropped past `maxPhotoBytes`.
     public let photosDropped: Int
+    /// Listings not stored: the box has a report of that id as its own.
+    public let ownIDs: [String]
 }

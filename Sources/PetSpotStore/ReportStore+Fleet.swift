@@ -24,19 +24,34 @@ extension ReportStore {
     /// disk as after an erasure (`now` says when). A version not above the copy held changes
     /// nothing (the feed brought again after a lost cursor); `gone` at a version below the copy
     /// held leaves it.
-    public func applyFleet(_ changes: [FleetChange], cursor: Int, bounds: FleetBounds, now: Date) async throws(ReportStoreError) -> FleetOutcome {
+    ///
+    /// A copy is known by its report id alone, as the central table knows a report: a newer
+    /// version filed under another box name replaces it, and `gone` removes it whatever box it
+    /// names. A copy of a report this box has as its own is never stored (`ownIDs`). With
+    /// `restart`, every copy is dropped first (the feed starts again from `cursor`).
+    public func applyFleet(_ changes: [FleetChange], cursor: Int, bounds: FleetBounds, now: Date, restart: Bool = false) async throws(ReportStoreError) -> FleetOutcome {
         guard cursor >= 0 else {
             throw ReportStoreError(kind: .invalidLimit, path: nil, message: "invalid fleet cursor \(cursor): must be at least 0")
         }
         return try await writing("cannot store the fleet's reports") { db in
             var listed: [String] = []
             var removed: [String] = []
+            var own: [String] = []
+            if restart {
+                let all = try await db.rows("SELECT seq, id FROM board WHERE report_seq IS NULL")
+                try await Self.deleteFleetRows(try all.map { Int(try $0.integer("seq")) }, from: db)
+                removed += try all.map { try $0.text("id") }
+            }
             for change in changes {
                 switch change {
                 case .listed(let copy):
-                    if try await Self.putFleetCopy(copy, into: db) { listed.append(copy.id) }
-                case .gone(let id, let box, let version):
-                    if try await Self.deleteFleetCopy(id: id, box: box, atMost: version, from: db) { removed.append(id) }
+                    if try await db.row("SELECT 1 AS own FROM report WHERE id = ?", [.text(copy.id)]) != nil {
+                        own.append(copy.id)
+                    } else if try await Self.putFleetCopy(copy, into: db) {
+                        listed.append(copy.id)
+                    }
+                case .gone(let id, _, let version):
+                    if try await Self.deleteFleetCopy(id: id, atMost: version, from: db) { removed.append(id) }
                 }
             }
             try await db.execute("""
@@ -45,15 +60,15 @@ extension ReportStore {
             let evicted = try await Self.evictFleetCopies(bounds, from: db)
             let photosDropped = try await Self.dropFleetPhotos(bounds, from: db)
             let outcome = FleetOutcome(listed: listed.filter { !evicted.contains($0) }, removed: removed + evicted,
-                                       evicted: evicted.count, photosDropped: photosDropped)
+                                       evicted: evicted.count, photosDropped: photosDropped, ownIDs: own)
             return (outcome, erasedAt: outcome.removed.isEmpty && photosDropped == 0 ? nil : now)
         }
     }
 
-    /// The board row of another box's report, and its version.
-    private static func fleetRow(id: String, box: String, in db: DatabaseConnection) async throws -> (seq: Int, version: Int)? {
-        guard let row = try await db.row("SELECT seq, version FROM board WHERE report_seq IS NULL AND id = ? AND box = ?",
-                                         [.text(id), .text(box)]) else { return nil }
+    /// The board row of another box's report (the newest, should a box name have changed), and its version.
+    private static func fleetRow(id: String, in db: DatabaseConnection) async throws -> (seq: Int, version: Int)? {
+        guard let row = try await db.row("SELECT seq, version FROM board WHERE report_seq IS NULL AND id = ? ORDER BY version DESC LIMIT 1",
+                                         [.text(id)]) else { return nil }
         return (Int(try row.integer("seq")), Int(try row.integer("version")))
     }
 
@@ -62,7 +77,7 @@ extension ReportStore {
         if let problem = copy.board.problem {
             throw ReportStoreError(kind: .invalidBoardFields, path: nil, message: "report \(copy.id) of box \(copy.box): \(problem)")
         }
-        let held = try await fleetRow(id: copy.id, box: copy.box, in: db)
+        let held = try await fleetRow(id: copy.id, in: db)
         if let held, held.version >= copy.version { return false }
         let life: [SQLiteData] = [.text(ReportStatus.missing.rawValue), .integer(copy.version), .text(copy.submittedAt),
                                   .integer(Int(copy.updatedAt.milliseconds))]
@@ -72,10 +87,10 @@ extension ReportStore {
         if let held {
             seq = held.seq
             try await db.execute("""
-                UPDATE board SET status = ?, version = ?, submitted_at = ?, updated_at_ms = ?, latitude = ?, longitude = ?,
+                UPDATE board SET box = ?, status = ?, version = ?, submitted_at = ?, updated_at_ms = ?, latitude = ?, longitude = ?,
                     chip_digits = ?, species = ?, \(BoardRow.photoColumns) = \(BoardRow.photoPlaceholders), values_json = ?
                 WHERE seq = ?
-                """, life + described + [.integer(seq)])
+                """, [.text(copy.box)] + life + described + [.integer(seq)])
             try await db.execute("DELETE FROM fleet_photo WHERE board_seq = ?", [.integer(seq)])
         } else {
             let marks = Array(repeating: "?", count: BoardRow.insertedColumnCount).joined(separator: ", ")
@@ -90,10 +105,11 @@ extension ReportStore {
         return true
     }
 
-    /// Deletes a copy held at `version` or below; false when there is none, or a newer one.
-    private static func deleteFleetCopy(id: String, box: String, atMost version: Int, from db: DatabaseConnection) async throws -> Bool {
-        guard let held = try await fleetRow(id: id, box: box, in: db), held.version <= version else { return false }
-        try await deleteFleetRows([held.seq], from: db)
+    /// Deletes the copies of `id` held at `version` or below; false when there is none, or a newer one.
+    private static func deleteFleetCopy(id: String, atMost version: Int, from db: DatabaseConnection) async throws -> Bool {
+        let held = try await db.rows("SELECT seq FROM board WHERE report_seq IS NULL AND id = ? AND version <= ?", [.text(id), .integer(version)])
+        guard !held.isEmpty else { return false }
+        try await deleteFleetRows(try held.map { Int(try $0.integer("seq")) }, from: db)
         return true
     }
 
@@ -136,7 +152,7 @@ extension ReportStore {
     }
 
     /// Drops the photos of the copies past `maxPhotoBytes` (their reports stay listed, without a
-    /// photo); returns how many.
+    /// photo, their values saying so); returns how many.
     private static func dropFleetPhotos(_ bounds: FleetBounds, from db: DatabaseConnection) async throws -> Int {
         var total = Int(try await db.row("SELECT coalesce(SUM(photo_bytes), 0) AS bytes FROM board WHERE report_seq IS NULL")?.integer("bytes") ?? 0)
         guard total > bounds.maxPhotoBytes else { return 0 }
@@ -151,7 +167,10 @@ extension ReportStore {
         let none = BoardRow.photoValues(nil, publicCopy: nil)
         for seq in dropped {
             try await db.execute("DELETE FROM fleet_photo WHERE board_seq = ?", [.integer(seq)])
-            try await db.execute("UPDATE board SET \(BoardRow.photoColumns) = \(BoardRow.photoPlaceholders) WHERE seq = ?", none + [.integer(seq)])
+            try await db.execute("""
+                UPDATE board SET \(BoardRow.photoColumns) = \(BoardRow.photoPlaceholders), values_json = json_set(values_json, '$.photo', json('null'))
+                WHERE seq = ?
+                """, none + [.integer(seq)])
         }
         return dropped.count
     }

@@ -57,7 +57,8 @@ struct FleetTests {
 
     /// Until the relay's --status says its box has the whole feed.
     static func waitForHead(_ relay: RelayProcess, _ postgres: PostgresServer) throws {
-        let head = try postgres.psql("SELECT position FROM petspot_fleet_feed")
+        // The last position a row holds (a write that stored nothing took one it did not keep).
+        let head = try postgres.psql("SELECT coalesce(max(feed_position), 0) FROM reports")
         try waitUntil("the relay at the feed's head, \(head)\n\(relay.log)", seconds: 30) {
             try relay.status().stdout.contains("fleet: cursor \(head) of \(head) (0 behind)")
         }
@@ -245,6 +246,101 @@ struct FleetTests {
         // A newer version that breaks a rule: the listed copy leaves.
         try insert("good-1", box: "kiosk-x", version: 2) { $0["contactPhone"] = "not a phone" }
         try waitUntil("the refused version takes the copy off B\n\(relayB.log)", seconds: 30) { try Self.listed(connB).isEmpty }
+        #expect(try relayB.stop() == 0)
+    }
+
+    /// One report's values as a flow stores them, at `latitude`, `longitude`, as a JSON text.
+    static func centralReport(_ id: String, latitude: String = "52.23", longitude: String = "21.01", version: Int = 1,
+                              change: (inout JSONObject) -> Void = { _ in }) -> String {
+        var values: JSONObject = [
+            "species": "cat", "race": "Tabby", "gender": "female", "disappearanceDate": "2026-11-20", "chipNumber": "616091234567890",
+            "latitude": .number(JSONNumber(validatedLiteral: latitude)), "longitude": .number(JSONNumber(validatedLiteral: longitude)),
+            "contactPhone": "+48601234567",
+        ]
+        change(&values)
+        return JSONWriter.string(["id": .string(id), "submittedAt": "2026-11-21T10:00:00Z", "status": "missing", "version": .int(version),
+                                  "updatedAt": "2026-11-21T10:00:00Z", "values": .object(values)])
+    }
+
+    @Test("rows no box could have written hold up nothing, with a radius set: a version of 0, a latitude of 1e400, values nested 70 deep or of 100 kB, an id of 300 bytes, a photo larger than the box takes; the good report after them comes down")
+    func malformedRowsHoldUpNothing() throws {
+        let postgres = try PostgresServer()
+        let b = try Self.box("kiosk-b", settings: [
+            "board": ["staffGroup": "root"], "limits": ["maxPhotoBytes": 1_024],
+            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+        ])
+        let relayB = try Self.relay(b, postgres, settings: ["boardRadiusKm": 100])
+        try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        func insert(_ id: String, _ report: String, extra: String = "") throws {
+            try postgres.psql("INSERT INTO reports (id, box, submitted_at, report\(extra.isEmpty ? "" : ", status, version, updated_at")) VALUES ('\(id)', 'kiosk-x', now(), $j$\(report)$j$::jsonb\(extra))")
+        }
+        try insert("zero", Self.centralReport("zero"), extra: ", 'missing', 0, now()")
+        try insert("huge-latitude", Self.centralReport("huge-latitude", latitude: "1e400"))
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        try insert("deep", Self.centralReport("deep").replacingOccurrences(of: #""contactPhone""#, with: #""nested":\#(deep),"contactPhone""#))
+        try insert("large", Self.centralReport("large") { $0["additionalDescription"] = .string(String(repeating: "x", count: 100_000)) })
+        try insert(String(repeating: "i", count: 300), Self.centralReport("long"))
+        try insert("big-photo", Self.centralReport("big-photo"))
+        try postgres.psql("UPDATE reports SET photo = decode(repeat('89504e470d0a1a0a', 400), 'hex'), photo_media_type = 'image/png', version = 2 WHERE id = 'big-photo'")
+        try insert("good", Self.centralReport("good"))
+        let connB = try b.connect()
+        try waitUntil("the good report on B\n\(relayB.log)", seconds: 30) { try Self.listed(connB)["good"] == "kiosk-x" }
+        try Self.waitForHead(relayB, postgres)
+        #expect(Set(try Self.listed(connB).keys) == ["good", "big-photo"])
+        #expect(try connB.result("animals.get", ["animalId": "big-photo"])[path: "animal", "photo"] == .null)
+        let status = try relayB.status().stdout
+        #expect(status.contains("fleet: cursor") && !status.contains("; now: "), "\(status)")
+        #expect(try relayB.stop() == 0)
+    }
+
+    @Test("the central database goes back (restored from a backup): B's relay sees the feed behind its copy, drops the copy and builds it again from the feed")
+    func centralDatabaseWentBack() throws {
+        let postgres = try PostgresServer()
+        let b = try Self.box("kiosk-b")
+        let relayB = try Self.relay(b, postgres)
+        try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        for id in ["before-1", "before-2", "before-3"] {
+            try postgres.psql("INSERT INTO reports (id, box, submitted_at, report) VALUES ('\(id)', 'kiosk-x', now(), $j$\(Self.centralReport(id))$j$::jsonb)")
+        }
+        let connB = try b.connect()
+        try waitUntil("three reports on B\n\(relayB.log)", seconds: 30) { try Self.listed(connB).count == 3 }
+        // What a restore from an earlier backup leaves: fewer rows, and a counter behind B's cursor.
+        try postgres.psql("DELETE FROM reports; UPDATE petspot_fleet_feed SET position = 0")
+        try postgres.psql("INSERT INTO reports (id, box, submitted_at, report) VALUES ('after-1', 'kiosk-x', now(), $j$\(Self.centralReport("after-1"))$j$::jsonb)")
+        try waitUntil("B holding only what the central database holds\n\(relayB.log)", seconds: 30) { try Self.listed(connB).keys.sorted() == ["after-1"] }
+        #expect(relayB.log.contains("the central feed is behind this box's copy"))
+        try Self.waitForHead(relayB, postgres)
+        #expect(try relayB.stop() == 0)
+    }
+
+    @Test("a wider boardRadiusKm reads the feed again from its start: reports passed as out of reach come down, and a narrower one takes them off")
+    func radiusChangedReadsAgain() throws {
+        let postgres = try PostgresServer()
+        let b = try Self.box("kiosk-b", settings: [
+            "board": ["staffGroup": "root"],
+            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+        ])
+        let relayB = try Self.relay(b, postgres, settings: ["boardRadiusKm": 50])
+        try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        try postgres.psql("INSERT INTO reports (id, box, submitted_at, report) VALUES ('warsaw', 'kiosk-x', now(), $j$\(Self.centralReport("warsaw"))$j$::jsonb)")
+        try postgres.psql("INSERT INTO reports (id, box, submitted_at, report) VALUES ('krakow', 'kiosk-x', now(), $j$\(Self.centralReport("krakow", latitude: "50.06", longitude: "19.94"))$j$::jsonb)")
+        let connB = try b.connect()
+        try Self.waitForHead(relayB, postgres)
+        #expect(try Self.listed(connB).keys.sorted() == ["warsaw"])
+        #expect(try relayB.stop() == 0)
+
+        // The same relay, its state file kept, started again with a wider radius.
+        try JSONWriter.string(["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1, "boardRadiusKm": 500])
+            .write(toFile: relayB.directory.appendingPathComponent("relay.json").path, atomically: true, encoding: .utf8)
+        try relayB.start()
+        try waitUntil("Kraków within 500 km\n\(relayB.log)", seconds: 30) { try Self.listed(connB).keys.sorted() == ["krakow", "warsaw"] }
+        #expect(relayB.log.contains("what comes down changed"))
+
+        try JSONWriter.string(["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1, "boardRadiusKm": 50])
+            .write(toFile: relayB.directory.appendingPathComponent("relay.json").path, atomically: true, encoding: .utf8)
+        #expect(try relayB.stop() == 0)
+        try relayB.start()
+        try waitUntil("Kraków gone again within 50 km\n\(relayB.log)", seconds: 30) { try Self.listed(connB).keys.sorted() == ["warsaw"] }
         #expect(try relayB.stop() == 0)
     }
 

@@ -53,7 +53,9 @@ struct ReportStoreFleetTests {
         (2, .gone(id: "f-1", box: "kiosk-x", version: 2), false, nil),
         (2, .gone(id: "f-1", box: "kiosk-x", version: 5), false, nil),
         (2, .gone(id: "f-1", box: "kiosk-x", version: 1), false, "owner@example.org"),
-        (2, .gone(id: "f-1", box: "kiosk-y", version: 9), false, "owner@example.org"),
+        // Known by its id alone, as the central table knows it: gone under another box name removes it.
+        (2, .gone(id: "f-1", box: "kiosk-y", version: 9), false, nil),
+        (2, .listed(copy("f-1", box: "kiosk-y", version: 3, email: "new@example.org")), true, "new@example.org"),
     ] as [(Int, FleetChange, Bool, String?)])
     func versions(held: Int, brought: FleetChange, relisted: Bool, email: String?) async throws {
         try await withTemporaryStore { store in
@@ -62,6 +64,8 @@ struct ReportStoreFleetTests {
             #expect(outcome.listed == (relisted ? ["f-1"] : []))
             let entry = try await store.boardEntry(id: "f-1")
             #expect(entry.flatMap { e in e.valuesJSON.contains("new@example.org") ? "new@example.org" : "owner@example.org" } == email)
+            if case .listed(let copy) = brought, relisted { #expect(entry?.box == copy.box) }
+            #expect(try await store.fleetState().reports == (email == nil ? 0 : 1))
             #expect(try await store.fleetState().cursor == 2)
         }
     }
@@ -129,19 +133,35 @@ struct ReportStoreFleetTests {
             #expect(try await store.fleetPhoto(id: "far", box: "kiosk-x") == nil)
             #expect(try await store.boardEntry(id: "far")?.photo == nil)
             #expect(try await store.boardEntry(id: "far")?.publicPhoto == .withheld)
+            #expect(try await store.boardEntry(id: "far")?.valuesJSON.contains(#""photo":null"#) == true)
+            #expect(try await store.boardEntry(id: "near")?.valuesJSON.contains(#""photo":null"#) == false)
             #expect(try await store.fleetPhoto(id: "near", box: "kiosk-x") == sampleBoardPhoto)
             #expect(try await store.fleetPhoto(id: "middle", box: "kiosk-x") == sampleBoardPhoto)
             #expect(Set(try await store.newestIDs()) == ["near", "far", "middle"])
         }
     }
 
-    @Test("a copy of a report the box also has as its own is listed once (the own one on a tie)")
+    @Test("a copy of a report the box has as its own is never stored: named in ownIDs, the own one listed as it was")
     func ownAndCopy() async throws {
         try await withTemporaryStore { store in
             _ = try await store.submit(boardReport(1, id: "shared"))
-            _ = try await Self.apply(store, [.listed(Self.copy("shared"))], cursor: 1)
+            let outcome = try await Self.apply(store, [.listed(Self.copy("shared", version: 9, email: "hostile@example.org"))], cursor: 1)
+            #expect(outcome.ownIDs == ["shared"] && outcome.listed.isEmpty)
             #expect(try await store.newestIDs() == ["shared"])
             #expect(try await store.boardEntry(id: "shared")?.isOwn == true)
+            #expect(try await store.boardEntry(id: "shared")?.valuesJSON.contains("hostile@") == false)
+            #expect(try await store.fleetState().reports == 0)
+        }
+    }
+
+    @Test("restart drops every copy before the page is stored, and says so in removed")
+    func restart() async throws {
+        try await withTemporaryStore { store in
+            _ = try await Self.apply(store, [.listed(Self.copy("old-1")), .listed(Self.copy("old-2"))], cursor: 40)
+            let outcome = try await store.applyFleet([.listed(Self.copy("new-1"))], cursor: 1, bounds: Self.unbounded, now: Self.now, restart: true)
+            #expect(Set(outcome.removed) == ["old-1", "old-2"] && outcome.listed == ["new-1"])
+            #expect(try await store.newestIDs() == ["new-1"])
+            #expect(try await store.fleetState().cursor == 1)
         }
     }
 

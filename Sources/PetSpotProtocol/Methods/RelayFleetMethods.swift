@@ -24,25 +24,29 @@ public enum RelayFleet: RPCMethodSpec {
         /// The longest request line the daemon takes (`limits.maxLineBytes`): what a
         /// `relay.fleetPut` must fit in.
         public let maxLineBytes: Int
+        /// The largest photo the daemon takes (`limits.maxPhotoBytes`): a larger one would be
+        /// refused, so it does not come down (its report does, without it).
+        public let maxPhotoBytes: Int
 
-        public init(cursor: Int, reports: Int, maxReports: Int, position: AnimalPosition?, maxLineBytes: Int) {
+        public init(cursor: Int, reports: Int, maxReports: Int, position: AnimalPosition?, maxLineBytes: Int, maxPhotoBytes: Int) {
             self.cursor = cursor
             self.reports = reports
             self.maxReports = maxReports
             self.position = position
             self.maxLineBytes = maxLineBytes
+            self.maxPhotoBytes = maxPhotoBytes
         }
 
         public var json: JSONValue {
             ["cursor": .int(cursor), "reports": .int(reports), "maxReports": .int(maxReports),
-             "position": position?.json ?? .null, "maxLineBytes": .int(maxLineBytes)]
+             "position": position?.json ?? .null, "maxLineBytes": .int(maxLineBytes), "maxPhotoBytes": .int(maxPhotoBytes)]
         }
 
         public init(json: JSONValue) throws(FlowViewError) {
             let wire = try WireObject(json, at: "result")
             self.init(cursor: try wire.int("cursor"), reports: try wire.int("reports"), maxReports: try wire.int("maxReports"),
                       position: try wire.optionalObject("position").map { (p) throws(FlowViewError) in try AnimalPosition(p) },
-                      maxLineBytes: try wire.int("maxLineBytes"))
+                      maxLineBytes: try wire.int("maxLineBytes"), maxPhotoBytes: try wire.int("maxPhotoBytes"))
         }
     }
 
@@ -54,12 +58,13 @@ public enum RelayFleet: RPCMethodSpec {
             "maxReports": .integer(0...Int.max),
             "position": .nullable(AnimalPosition.schema),
             "maxLineBytes": .integer(1...Int.max),
+            "maxPhotoBytes": .integer(1...Int.max),
         ]),
         errors: [.storageFailed],
         example: ("a box that has the fleet up to position 42", [:], Result(
             cursor: 42, reports: 1, maxReports: 100_000,
             position: AnimalPosition(latitude: ProtocolExamples.latitude, longitude: ProtocolExamples.longitude),
-            maxLineBytes: 16_777_216).json))
+            maxLineBytes: 16_777_216, maxPhotoBytes: 10_485_760).json))
 }
 
 /// `relay.fleetPut`: other boxes' reports as the central database has them, up to a feed
@@ -158,10 +163,14 @@ public enum RelayFleetPut: RPCMethodSpec {
         /// The feed position the box's copy is complete up to once these are stored.
         public var cursor: Int
         public var reports: [Item]
+        /// The copy is dropped whole before these are stored: the feed starts again (the
+        /// central database went back to an earlier state).
+        public var restart: Bool
 
-        public init(cursor: Int, reports: [Item]) {
+        public init(cursor: Int, reports: [Item], restart: Bool = false) {
             self.cursor = cursor
             self.reports = reports
+            self.restart = restart
         }
 
         public init(_ p: inout RPCParams, bounds: ParamBounds) throws(RPCError) {
@@ -170,11 +179,12 @@ public enum RelayFleetPut: RPCMethodSpec {
             }
             self.cursor = cursor
             reports = try p.requiredObjects("reports", count: RelayFleetPut.maxReportsRange) { (item) throws(RPCError) in try Item(&item) }
+            restart = try p.optionalBool("restart") ?? false
             try p.finish()
         }
 
         public var json: JSONObject {
-            ["cursor": .int(cursor), "reports": .array(reports.map(\.json))]
+            JSONObject(presentMembers: ["cursor": .int(cursor), "reports": .array(reports.map(\.json)), "restart": restart ? .bool(true) : nil])
         }
     }
 
@@ -234,7 +244,8 @@ public enum RelayFleetPut: RPCMethodSpec {
     public static let contract = MethodContract(
         name, "Stores other boxes' reports from the central database up to a feed position: a missing one with values is listed (when its values pass the flow's rules here), any other leaves this box (relay group only)",
         params: [.init("cursor", .integer(0...Int.max), required: true, "The central feed position the box's copy is complete up to with these"),
-                 .init("reports", .array(itemSchema, count: maxReportsRange), required: true, "The reports, in feed order; a newer version of one replaces an older")],
+                 .init("reports", .array(itemSchema, count: maxReportsRange), required: true, "The reports, in feed order; a newer version of one replaces an older"),
+                 .init("restart", .boolean, "true: every copy is dropped first, the feed starting again from the cursor (the central database went back to an earlier state)")],
         result: "stored", .object([
             "cursor": .integer(0...Int.max),
             "listed": .integer(0...maxReportsRange.upperBound),

@@ -21,7 +21,7 @@ struct RelayFleetHandlers: Sendable {
             let state = try await storeCall { () async throws(ReportStoreError) in try await services.store.fleetState() }
             let position = AnimalsHandlers.boxPosition(for: peer, services).map(AnimalPosition.init)
             return RelayFleet.Result(cursor: state.cursor, reports: state.reports, maxReports: services.configuration.maxFleetReports,
-                                     position: position, maxLineBytes: maxLineBytes)
+                                     position: position, maxLineBytes: maxLineBytes, maxPhotoBytes: services.flowEnvironment().maxPhotoBytes)
         }
     }
 
@@ -46,10 +46,19 @@ struct RelayFleetHandlers: Sendable {
             let configuration = services.configuration
             let origin = AnimalsHandlers.boxPosition(for: peer, services).map { (latitude: $0.latitude.scaled, longitude: $0.longitude.scaled) }
             let bounds = FleetBounds(maxReports: configuration.maxFleetReports, maxPhotoBytes: configuration.maxFleetPhotoBytes, origin: origin)
-            let ids = Array(Set(changes.map(\.id)))
+            var ids = Array(Set(changes.map(\.id)))
+            if params.restart, services.subscriptions.isWatched(.animals),
+               let held = try? await services.store.boardNewestFirst(after: nil, species: nil, position: .any, limit: Int.max) {
+                ids = Array(Set(ids + held.filter { !$0.isOwn }.map(\.id)))
+            }
             let before = await Self.watched(ids, services)
             let outcome = try await storeCall { () async throws(ReportStoreError) in
-                try await services.store.applyFleet(changes, cursor: params.cursor, bounds: bounds, now: services.clock.wallTime())
+                try await services.store.applyFleet(changes, cursor: params.cursor, bounds: bounds, now: services.clock.wallTime(),
+                                                    restart: params.restart)
+            }
+            let boxes = Dictionary(params.reports.map { ($0.reportId, $0.box) }) { _, last in last }
+            refused += outcome.ownIDs.map {
+                RelayFleetPut.Refusal(reportId: $0, box: boxes[$0] ?? "", reason: "reportId: a report of this box's own, which never comes down")
             }
             if !refused.isEmpty {
                 logger.warning("reports of other boxes refused by this box's flow rules; they are not listed here", metadata: [

@@ -135,8 +135,8 @@ enum HostileAnswers {
             }
             return (["reports": .array(reports), "claimTimeoutSeconds": 60, "pending": .int(reports.count)], [])
         case "relay.fleet":
-            return (refusing ? ["cursor": t, "reports": t, "maxReports": t, "position": t, "maxLineBytes": t]
-                             : RelayFleet.Result(cursor: 0, reports: 3, maxReports: 5, position: nil, maxLineBytes: 1 << 20).json, [])
+            return (refusing ? ["cursor": t, "reports": t, "maxReports": t, "position": t, "maxLineBytes": t, "maxPhotoBytes": t]
+                             : RelayFleet.Result(cursor: 0, reports: 3, maxReports: 5, position: nil, maxLineBytes: 1 << 20, maxPhotoBytes: 1 << 20).json, [])
         case "relay.fleetPut":
             return (refusing ? ["cursor": t, "listed": t, "removed": t, "refused": t]
                              : ["cursor": 1, "listed": 0, "removed": 0, "refused": [["reportId": t, "box": t, "reason": t]]], [])

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""The disk's pace for durable submits, the anchor of the goals in docs/PERFORMANCE.md ("Durable
+submits"): Python's own sqlite3 module on a fresh database in DIR, WAL and synchronous=FULL,
+storing a report as petspotd stores one (its row with values and a 70-byte photo, its delivery
+row, its life row) in a loop, one commit per report and then commits of 16.
+  python3 Benchmarks/sqlite-anchor.py DIR [seconds]
+Prints reports/s and the p50 of one commit for each."""
+import os, sqlite3, statistics, sys, time, uuid
+
+directory, seconds = sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else 5
+values = ('{"chipNumber":"61609123456789","photo":{"mediaType":"image/png","bytes":70,"sha256":"6b7f"},'
+          '"disappearanceDate":"2026-11-25","species":"dog","race":"Beagle","gender":"male","age":4,'
+          '"latitude":52.22968,"longitude":21.01223,"additionalDescription":null,"contactPhone":"+48123456789","contactEmail":null}')
+photo = os.urandom(70)
+
+def run(per_commit):
+    path = os.path.join(directory, "anchor-%d.sqlite" % per_commit)
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix): os.remove(path + suffix)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("""CREATE TABLE report (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, flow_id TEXT NOT NULL UNIQUE,
+                  owner_uid INTEGER NOT NULL, submitted_at TEXT NOT NULL, values_json TEXT NOT NULL, photo_media_type TEXT,
+                  photo_sha256 TEXT, photo_bytes INTEGER, photo BLOB)""")
+    db.execute("CREATE TABLE delivery (report_seq INTEGER PRIMARY KEY, delivered_at TEXT, delivered_version INTEGER NOT NULL DEFAULT 0, report_version INTEGER NOT NULL DEFAULT 1)")
+    db.execute("CREATE TABLE report_life (report_seq INTEGER PRIMARY KEY, status TEXT NOT NULL, version INTEGER NOT NULL, updated_at_ms INTEGER NOT NULL, expiry_base_ms INTEGER)")
+    stored, commits, end = 0, [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        began = time.monotonic()
+        db.execute("BEGIN")
+        for _ in range(per_commit):
+            seq = db.execute("INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json, photo_media_type, photo_sha256, photo_bytes, photo) "
+                             "VALUES (?, ?, 1000, '2026-11-26T12:04:31Z', ?, 'image/png', '6b7f', 70, ?)",
+                             (str(uuid.uuid4()), str(uuid.uuid4()), values, photo)).lastrowid
+            db.execute("INSERT INTO delivery (report_seq) VALUES (?)", (seq,))
+            db.execute("INSERT INTO report_life VALUES (?, 'missing', 1, 0, 0)", (seq,))
+        db.execute("COMMIT")
+        commits.append(time.monotonic() - began)
+        stored += per_commit
+    db.close()
+    spent = sum(commits)
+    print("python sqlite3, commits of %d: %.0f reports/s, one commit p50 %.2f ms" % (per_commit, stored / spent, statistics.median(commits) * 1000))
+
+run(1)
+run(16)
