@@ -3,8 +3,10 @@
 submits"): Python's own sqlite3 module on a fresh database in DIR, WAL and synchronous=FULL,
 storing a report as petspotd stores one (its row with values and a 70-byte photo, its delivery
 row, its life row) in a loop, one commit per report and then commits of 16.
-  python3 Benchmarks/sqlite-anchor.py DIR [seconds]
-Prints reports/s and the p50 of one commit for each."""
+  python3 Benchmarks/sqlite-anchor.py DIR [seconds] [petspotd's database]
+Prints reports/s and the p50 of one commit for each. Given a database petspotd made, it also
+stores them with petspotd's whole schema (its indexes, the animal list's board and R*Tree) and
+secure_delete on, as petspotd's store writes them: what the schema costs, apart from the code."""
 import os, sqlite3, statistics, sys, time, uuid
 
 directory, seconds = sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -42,5 +44,43 @@ def run(per_commit):
     spent = sum(commits)
     print("python sqlite3, commits of %d: %.0f reports/s, one commit p50 %.2f ms" % (per_commit, stored / spent, statistics.median(commits) * 1000))
 
+def run_full(schema_from, per_commit):
+    path = os.path.join(directory, "anchor-full-%d.sqlite" % per_commit)
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix): os.remove(path + suffix)
+    source = sqlite3.connect(schema_from)
+    statements = [sql for (sql,) in source.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'board_position_%' ORDER BY rowid")]
+    source.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA secure_delete=ON")
+    for sql in statements: db.execute(sql)
+    stored, commits, end, n = 0, [], time.monotonic() + seconds, 0
+    while time.monotonic() < end:
+        began = time.monotonic()
+        db.execute("BEGIN")
+        for _ in range(per_commit):
+            n += 1
+            id = str(uuid.uuid4())
+            seq = db.execute("INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json, photo_media_type, photo_sha256, photo_bytes, photo) "
+                             "VALUES (?, ?, 1000, '2026-11-26T12:04:31Z', ?, 'image/png', '6b7f', 70, ?)",
+                             (id, str(uuid.uuid4()), values, photo)).lastrowid
+            db.execute("INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES (?, NULL, 0, 1)", (seq,))
+            db.execute("INSERT INTO report_life (report_seq, status, version, updated_at_ms, expiry_base_ms) VALUES (?, 'missing', 1, 0, 0)", (seq,))
+            db.execute("INSERT INTO board (report_seq, id, box, status, version, submitted_at, updated_at_ms, latitude, longitude, chip_digits, species, "
+                       "photo_media_type, photo_bytes, photo_sha256, public_photo, public_photo_media_type, public_photo_bytes, public_photo_sha256, values_json) "
+                       "VALUES (?, ?, 'kiosk', 'missing', 1, '2026-11-26T12:04:31Z', 0, ?, ?, '61609123456789', 'dog', 'image/png', 70, '6b7f', 'cleaned', 'image/png', 70, '6b7f', ?)",
+                       (seq, id, 5222968 + n % 1000, 2101223 + n % 997, values))
+        db.execute("COMMIT")
+        commits.append(time.monotonic() - began)
+        stored += per_commit
+    db.close()
+    print("python sqlite3, petspotd's schema, commits of %d: %.0f reports/s, one commit p50 %.2f ms" % (per_commit, stored / sum(commits), statistics.median(commits) * 1000))
+
 run(1)
 run(16)
+if len(sys.argv) > 3:
+    for per_commit in (1, 8, 16):
+        run_full(sys.argv[3], per_commit)

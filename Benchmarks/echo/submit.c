@@ -108,8 +108,9 @@ static void prepare(int fd, char *id) {
     int n = snprintf(lines, sizeof lines, steps, id);
     write_all(fd, lines, (size_t)n);
     read_lines(fd, 8, answer, sizeof answer);
-    if (strstr(answer, "\"error\"") || strstr(answer, "\"accepted\":false")) {
-        fprintf(stderr, "petspot-submit-c: a step was refused: %s", answer);
+    /* An error object (a field's "error" is null or a string), or Continue refused. */
+    if (strstr(answer, "\"error\":{") || strstr(answer, "\"accepted\":false")) {
+        fprintf(stderr, "petspot-submit-c: a step was refused: %.400s\n", answer);
         exit(1);
     }
 }
