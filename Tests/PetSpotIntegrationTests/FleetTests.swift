@@ -1,6 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PetSpotClient
 import PetSpotJSON
+import PetSpotProtocol
 import PetSpotSystem
 import PetSpotTestSupport
 import Testing
@@ -342,6 +344,54 @@ struct FleetTests {
         try relayB.start()
         try waitUntil("Kraków gone again within 50 km\n\(relayB.log)", seconds: 30) { try Self.listed(connB).keys.sorted() == ["warsaw"] }
         #expect(try relayB.stop() == 0)
+    }
+
+    @Test("a call petspotd refuses whole is sent again a report at a time, each completing nothing past the cursor before it: the report refused alone is passed and named, the others stored, then the cursor moves past them all")
+    func refusedCallSentReportByReport() throws {
+        let postgres = try PostgresServer()
+        let base = HostileAnswers.script(.wellFormed, box: "kiosk-b")
+        // A daemon that keeps the cursor and refuses any call of more than one report, and the report "bad".
+        let cursor = NIOLockedValueBox(0)
+        let puts = NIOLockedValueBox<[String]>([])
+        let fake = try ScriptedDaemon { request in
+            func line(_ member: String, _ value: JSONValue) -> [String] { [JSONWriter.string(["jsonrpc": "2.0", "id": request.id, .init(member): value])] }
+            switch request.method {
+            case "relay.fleet":
+                return line("result", RelayFleet.Result(cursor: cursor.withLockedValue { $0 }, reports: 0, maxReports: 100, position: nil,
+                                                        maxLineBytes: 1 << 24, maxPhotoBytes: 1 << 20).json)
+            case "relay.fleetPut":
+                let ids = request.params["reports"]?.arrayValue?.compactMap { $0["reportId"]?.stringValue } ?? []
+                let at = request.params["cursor"].flatMap { if case .number(let n) = $0 { n.exactInt } else { nil } } ?? -1
+                puts.withLockedValue { $0.append("\(at):\(ids.joined(separator: ","))") }
+                if ids.count > 1 || ids.contains("bad") {
+                    return line("error", ["code": -32602, "message": "reports: refused", "data": ["kind": "invalidParams", "parameter": "reports"]])
+                }
+                cursor.withLockedValue { $0 = at }
+                return line("result", RelayFleetPut.Result(cursor: at, listed: ids.count, removed: 0, refused: []).json)
+            default:
+                return base(request)
+            }
+        }
+        defer { fake.stop() }
+        let relay = try RelayProcess(socket: fake.socketPath, postgresURL: postgres.url(), box: nil,
+                                     settings: ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1])
+        try relay.start()
+        try waitUntil("the central schema\n\(relay.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
+        try postgres.psql("""
+            BEGIN;
+            INSERT INTO reports (id, box, submitted_at, report) VALUES ('good-1', 'kiosk-x', now(), $j$\(Self.centralReport("good-1"))$j$::jsonb);
+            INSERT INTO reports (id, box, submitted_at, report) VALUES ('bad', 'kiosk-x', now(), $j$\(Self.centralReport("bad"))$j$::jsonb);
+            INSERT INTO reports (id, box, submitted_at, report) VALUES ('good-2', 'kiosk-x', now(), $j$\(Self.centralReport("good-2"))$j$::jsonb);
+            COMMIT;
+            """)
+        let head = try postgres.psql("SELECT max(feed_position) FROM reports")
+        try waitUntil("the cursor past all three\n\(relay.log)\n\(puts.withLockedValue { $0 })", seconds: 30) { cursor.withLockedValue { $0 } == Int(head) }
+        // The fake's own claim may have been stored centrally before (this box's: passed, an empty call).
+        let first = try postgres.psql("SELECT min(feed_position) - 1 FROM reports WHERE box = 'kiosk-x'")
+        let calls = puts.withLockedValue { $0 }.drop { !$0.contains("good-1") }
+        #expect(Array(calls) == ["\(head):good-1,bad,good-2", "\(first):good-1", "\(first):bad", "\(first):good-2", "\(head):"])
+        #expect(relay.log.contains("bad of box kiosk-x"), "\(relay.log)")
+        #expect(try relay.stop() == 0)
     }
 
     @Test("board.maxFleetReports: past it the farthest from the box go first, and B keeps the nearest")
