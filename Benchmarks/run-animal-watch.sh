@@ -30,27 +30,11 @@ for _ in $(seq 200); do [ -S "$dir/petspotd.sock" ] && break; sleep 0.05; done
 echo "petspotd: $(readlink -f "$bin/petspotd"), $watchers watchers, $reports reports"
 /usr/bin/python3 - "$dir/petspotd.sock" "$watchers" "$reports" <<'PY'
 import json, selectors, socket, statistics, sys, time
+sys.path.insert(0, "Benchmarks")
+from ndjson import Conn
 path, count, reports = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
-class Conn:
-    def __init__(self):
-        self.s = socket.socket(socket.AF_UNIX); self.s.connect(path); self.buf = b""; self.next = 0
-    def lines(self):
-        data = self.s.recv(1 << 20)
-        if not data: raise SystemExit("petspotd closed a connection")
-        self.buf += data
-        *done, self.buf = self.buf.split(b"\n")
-        return [json.loads(l) for l in done]
-    def call(self, method, params={}):
-        self.next += 1
-        self.s.sendall((json.dumps({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}) + "\n").encode())
-        while True:
-            for m in self.lines():
-                if m.get("id") == self.next:
-                    if "error" in m: raise SystemExit(f"{method}: {m['error']}")
-                    return m["result"]
-
-watchers = [Conn() for _ in range(count)]
+watchers = [Conn(path) for _ in range(count)]
 for w in watchers: w.call("animals.watch")
 sel = selectors.DefaultSelector()
 for w in watchers: sel.register(w.s, selectors.EVENT_READ, w)
@@ -69,7 +53,7 @@ def told(start, change):
             raise SystemExit(f"{len(waiting)} watchers were not told of a {change} within 10 s")
     return first, last
 
-owner = Conn()
+owner = Conn(path)
 def file():
     f = owner.call("flow.start")["flow"]["id"]
     owner.call("flow.update", {"flowId": f, "values": {"chipNumber": "616091234567890"}})

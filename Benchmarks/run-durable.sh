@@ -13,7 +13,7 @@ flows=${2:-500}
 RELEASE_PRODUCTS="petspotd"
 source Benchmarks/release-bin.sh
 . Benchmarks/disk-daemon.sh
-cc -O2 -o "$dir/petspot-submit-c" Benchmarks/echo/submit.c
+cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-submit-c" Benchmarks/echo/submit.c
 
 echo "petspotd: $(readlink -f "$bin/petspotd"); $dir on $(df --output=source "$dir" | tail -1)"
 anchor=$(python3 Benchmarks/sqlite-anchor.py "$dir" 5)

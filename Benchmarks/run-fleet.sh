@@ -54,27 +54,9 @@ done
 echo "petspotd: $(readlink -f "$bin/petspotd"); petspot-relay: $(readlink -f "$bin/petspot-relay"); $reports reports, photos of ${PHOTO_BYTES:-100000} bytes"
 /usr/bin/python3 - "$dir/a/petspotd.sock" "$dir/b/petspotd.sock" "$reports" "${PHOTO_BYTES:-100000}" <<'PY'
 import base64, json, os, socket, statistics, sys, time
+sys.path.insert(0, "Benchmarks")
+from ndjson import Conn
 a_path, b_path, reports, photo_bytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-
-class Conn:
-    def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX); self.s.connect(path); self.buf = b""; self.next = 0; self.notes = []
-    def read(self, timeout=None):
-        self.s.settimeout(timeout)
-        data = self.s.recv(1 << 20)
-        if not data: raise SystemExit("petspotd closed a connection")
-        self.buf += data
-        *done, self.buf = self.buf.split(b"\n")
-        return [json.loads(l) for l in done]
-    def call(self, method, params={}):
-        self.next += 1
-        self.s.sendall((json.dumps({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}) + "\n").encode())
-        while True:
-            for m in self.read():
-                if m.get("id") == self.next:
-                    if "error" in m: raise SystemExit(f"{method}: {m['error']}")
-                    return m["result"]
-                self.notes.append(m)
 
 a, b = Conn(a_path), Conn(b_path)
 b.call("animals.watch")
@@ -88,7 +70,7 @@ def wait_on_b(id, change, deadline=30):
                 b.notes.remove(m); return time.monotonic()
         left = end - time.monotonic()
         if left <= 0: raise SystemExit(f"no {change} of {id} on B within {deadline} s")
-        try: b.notes.extend(b.read(left))
+        try: b.notes.extend(b.lines(left))
         except socket.timeout: pass
 
 photo = base64.b64encode(b"\xff\xd8\xff\xe0" + os.urandom(photo_bytes - 4)).decode()

@@ -23,6 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define PROGRAM "petspot-load-c"
+#include "client.h"
+
 #define BUF 65536
 
 struct conn {
@@ -36,30 +39,6 @@ struct conn {
     size_t in_len;          /* bytes of a line not yet complete */
     char in[BUF];
 };
-
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void die(const char *what) {
-    perror(what);
-    exit(1);
-}
-
-static int connect_to(const char *path) {
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) die("socket");
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof addr.sun_path) { fprintf(stderr, "socket path too long\n"); exit(2); }
-    strcpy(addr.sun_path, path);
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
-        fprintf(stderr, "petspot-load-c: cannot connect to %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    return fd;
-}
 
 /* Blocking: one request line, its one answer line (for the flow.start before the clock runs). */
 static void call(int fd, const char *line, char *answer, size_t cap) {

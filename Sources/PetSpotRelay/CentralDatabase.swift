@@ -1,33 +1,26 @@
 import Logging
-import NIOPosix
 import PetSpotJSON
 
 /// The central PostgreSQL: one libpq connection, made on first use and again after it broke,
 /// with the schema brought up to date each time it is made. libpq blocks, so every call runs on
-/// this database's own thread (an `NIOThreadPool` of one), which also keeps them one at a time:
+/// this database's own thread (`PostgresThread`), which also keeps them one at a time:
 /// the actor is reentrant across those waits, and the relay makes one call at a time anyway.
 public actor CentralDatabase {
     public let target: PostgresConnectionString
     private let logger: Logger
-    private let thread: NIOThreadPool
+    private let thread = PostgresThread()
     private var session: PostgresSession?
 
     public init(target: PostgresConnectionString, logger: Logger) {
         self.target = target
         self.logger = logger
-        thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-    }
-
-    deinit {
-        thread.shutdownGracefully { _ in }
     }
 
     /// Closes the session and waits for the database's thread to end: at exit, so that no libpq
     /// call is cut off and the thread's memory is not left behind for the process to exit under.
     public func shutdown() async {
         await close()
-        try? await thread.shutdownGracefully()
+        await thread.shutdown()
     }
 
     /// What one batch did: reports written now (new, or a newer version over an older one),
@@ -157,8 +150,7 @@ public actor CentralDatabase {
     public func close() async {
         guard let session else { return }
         self.session = nil
-        // PQfinish says goodbye to the server: a write, so on the database's thread too.
-        _ = try? await thread.runIfActive { session.close() }
+        await thread.close(session)
     }
 
     /// The steps the schema has as stored, for tests.
@@ -174,40 +166,14 @@ public actor CentralDatabase {
     /// Runs `body` on the database's thread with a usable session, connecting (and migrating)
     /// first when there is none; a session that broke is dropped, so the next call connects again.
     private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {
-        let current = session
         let target = target, logger = logger
-        let outcome: Result<(PostgresSession?, T), CentralDatabaseError>
         do {
-            outcome = try await thread.runIfActive { () -> Result<(PostgresSession?, T), CentralDatabaseError> in
-                do throws(CentralDatabaseError) {
-                    let session: PostgresSession
-                    if let current, current.isUsable {
-                        session = current
-                    } else {
-                        session = try Self.connected(target, logger: logger)
-                    }
-                    do throws(CentralDatabaseError) {
-                        let value = try body(session)
-                        // Kept only while it can serve the next call (not closed after a large batch).
-                        return .success((session.isUsable ? session : nil, value))
-                    } catch {
-                        // After a failure the session is suspect (broken, or inside an aborted
-                        // transaction): a new one costs a connect, a wrong one could cost a report.
-                        session.close()
-                        return .failure(error)
-                    }
-                } catch {
-                    return .failure(error)
-                }
-            }
-        } catch {
-            throw CentralDatabaseError(kind: .unreachable, "the relay is stopping")
-        }
-        switch outcome {
-        case .success(let (kept, value)):
+            let (kept, value) = try await thread.run(current: session, connect: { () throws(CentralDatabaseError) in
+                try Self.connected(target, logger: logger)
+            }, body)
             session = kept
             return value
-        case .failure(let error):
+        } catch {
             session = nil
             throw error
         }

@@ -1,5 +1,4 @@
 import Logging
-import NIOPosix
 import PetSpotJSON
 import PetSpotProtocol
 
@@ -11,26 +10,20 @@ import PetSpotProtocol
 public actor FleetFeed {
     private let target: PostgresConnectionString
     private let logger: Logger
-    private let thread: NIOThreadPool
+    private let thread = PostgresThread()
     private var session: PostgresSession?
 
     public init(target: PostgresConnectionString, logger: Logger) {
         self.target = target
         self.logger = logger
-        thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-    }
-
-    deinit {
-        thread.shutdownGracefully { _ in }
     }
 
     public func shutdown() async {
         if let session {
             self.session = nil
-            _ = try? await thread.runIfActive { session.close() }
+            await thread.close(session)
         }
-        try? await thread.shutdownGracefully()
+        await thread.shutdown()
     }
 
     /// A row of the feed: another box's report as the central database holds it now, or only
@@ -200,47 +193,25 @@ public actor FleetFeed {
     /// Runs `body` on the feed's thread with a session that listens, connecting first when
     /// there is none; a session that broke is dropped, so the next call connects again.
     private func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws(CentralDatabaseError) -> T) async throws(CentralDatabaseError) -> T {
-        let current = session
         let target = target, logger = logger
-        let outcome: Result<(PostgresSession?, T), CentralDatabaseError>
         do {
-            outcome = try await thread.runIfActive { () -> Result<(PostgresSession?, T), CentralDatabaseError> in
+            let (kept, value) = try await thread.run(current: session, connect: { () throws(CentralDatabaseError) in
+                let session = try CentralDatabase.connected(target, logger: logger)
                 do throws(CentralDatabaseError) {
-                    let session: PostgresSession
-                    if let current, current.isUsable {
-                        session = current
-                    } else {
-                        current?.close()
-                        session = try CentralDatabase.connected(target, logger: logger)
-                        do throws(CentralDatabaseError) {
-                            // A page waits on no lock and no server for long: a stop, or the
-                            // next attempt, comes first.
-                            try session.execute("SET statement_timeout = '60s'")
-                            try session.execute("SET lock_timeout = '30s'")
-                            try session.listen(CentralSchema.fleetChannel)
-                        } catch {
-                            session.close()
-                            throw error
-                        }
-                    }
-                    do throws(CentralDatabaseError) {
-                        return .success((session, try body(session)))
-                    } catch {
-                        session.close()
-                        return .failure(error)
-                    }
+                    // A page waits on no lock and no server for long: a stop, or the next
+                    // attempt, comes first.
+                    try session.execute("SET statement_timeout = '60s'")
+                    try session.execute("SET lock_timeout = '30s'")
+                    try session.listen(CentralSchema.fleetChannel)
+                    return session
                 } catch {
-                    return .failure(error)
+                    session.close()
+                    throw error
                 }
-            }
-        } catch {
-            throw CentralDatabaseError(kind: .unreachable, "the relay is stopping")
-        }
-        switch outcome {
-        case .success(let (kept, value)):
+            }, body)
             session = kept
             return value
-        case .failure(let error):
+        } catch {
             session = nil
             throw error
         }

@@ -273,3 +273,4 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
     let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
     return body(pointers)
 }
+

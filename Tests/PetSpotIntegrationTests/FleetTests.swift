@@ -21,6 +21,12 @@ struct FleetTests {
         return try DaemonProcess.forRelay(box: name, settings: merged).start()
     }
 
+    /// A box that never moves (`static`), in Warsaw: what radii and "farthest" are measured from.
+    static let standingInWarsaw: JSONValue = [
+        "providers": ["static"],
+        "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]],
+    ]
+
     /// A relay woken only by what it hears: a poll an hour apart.
     static func relay(_ daemon: DaemonProcess, _ postgres: PostgresServer, settings: JSONObject = JSONObject()) throws -> RelayProcess {
         var merged: JSONObject = ["pollIntervalSeconds": 3_600, "retryMaxDelaySeconds": 1]
@@ -269,7 +275,7 @@ struct FleetTests {
         let postgres = try PostgresServer()
         let b = try Self.box("kiosk-b", settings: [
             "board": ["staffGroup": "root"], "limits": ["maxPhotoBytes": 1_024],
-            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+            "location": Self.standingInWarsaw,
         ])
         let relayB = try Self.relay(b, postgres, settings: ["boardRadiusKm": 100])
         try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
@@ -320,7 +326,7 @@ struct FleetTests {
         let postgres = try PostgresServer()
         let b = try Self.box("kiosk-b", settings: [
             "board": ["staffGroup": "root"],
-            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+            "location": Self.standingInWarsaw,
         ])
         let relayB = try Self.relay(b, postgres, settings: ["boardRadiusKm": 50])
         try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
@@ -399,7 +405,7 @@ struct FleetTests {
         let postgres = try PostgresServer()
         let b = try Self.box("kiosk-b", settings: [
             "board": ["staffGroup": "root", "maxFleetReports": 2],
-            "location": ["providers": ["static"], "static": ["position": [.number(JSONNumber(validatedLiteral: "52.22968")), .number(JSONNumber(validatedLiteral: "21.01223"))]]],
+            "location": Self.standingInWarsaw,
         ])
         let relayB = try Self.relay(b, postgres)
         try waitUntil("the central schema\n\(relayB.log)") { try postgres.psql("SELECT to_regclass('petspot_fleet_feed') IS NOT NULL") == "t" }
