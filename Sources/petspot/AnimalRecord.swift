@@ -18,8 +18,8 @@ struct AnimalRecord {
         // Half the Earth's circumference is the farthest a place can be; anything else a daemon
         // sends is shown as it came (escaped by the caller), never computed with.
         guard let km = Double(literal), km.isFinite, km >= 0, km <= 20_100 else { return literal + " km" }
-        if km < 10 { return (km * 10).rounded() / 10 == 0 ? "< 0.1 km" : String(format: km, decimals: 1) + " km" }
-        return String(format: km, decimals: 0) + " km"
+        if km < 10 { return (km * 10).rounded() / 10 == 0 ? "< 0.1 km" : Self.decimalText(km, decimals: 1) + " km" }
+        return Self.decimalText(km, decimals: 0) + " km"
     }
 
     /// When it went missing, else the day it was reported.
@@ -44,11 +44,9 @@ struct AnimalRecord {
     var age: String? {
         animal.age.map { $0 == 1 ? "1 year" : "\($0) years" }
     }
-}
 
-extension String {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
-    init(format value: Double, decimals: Int) {
+    private static func decimalText(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int((abs(value) * scale).rounded())
@@ -59,6 +57,6 @@ extension String {
             let digits = String(fraction)
             text += "." + String(repeating: "0", count: decimals - digits.count) + digits
         }
-        self = text
+        return text
     }
 }

@@ -71,7 +71,7 @@ struct AnimalsListCommand: ParsableCommand {
         // Watching before listing: an animal added in between is told, not lost.
         if watch { _ = conn.callOrExit(AnimalsWatch.self, AnimalsWatch.Params(near: origin, radiusKm: km)) }
         list(conn, near: origin, radiusKm: km)
-        if watch { follow(conn) }
+        if watch { follow(conn, near: origin, radiusKm: km) }
     }
 
     /// The list, written with write(2) as the watch's lines are, so that it comes out before them.
@@ -114,11 +114,9 @@ struct AnimalsListCommand: ParsableCommand {
     }
 
     /// A line per change until a signal ends the program; one that fell behind lists again.
-    private func follow(_ conn: PetSpotConnection) -> Never {
+    private func follow(_ conn: PetSpotConnection, near origin: AnimalPosition?, radiusKm km: JSONNumber?) -> Never {
         SignalWatcher.watch([SIGINT, SIGTERM]) { _ in _exit(0) }
         let names = SpeciesNames(conn)
-        let origin = try? near.map(AnimalsCommand.position)
-        let km = radius.flatMap(AnimalsCommand.number)
         while true {
             let changed: AnimalsChanged.Params
             switch conn.nextOrExit(AnimalsChanged.self, orEnded: true) {
@@ -128,14 +126,14 @@ struct AnimalsListCommand: ParsableCommand {
                 // Staff no more (a reload changed board.staffGroup): the list as the public sees
                 // it, watched again, so a kiosk left following it goes on.
                 writeToStandardError(VisibleText.line("petspot: \(ended.message)") + "\n")
-                _ = conn.callOrExit(AnimalsWatch.self, AnimalsWatch.Params(near: origin ?? nil, radiusKm: km))
-                list(conn, near: origin ?? nil, radiusKm: km)
+                _ = conn.callOrExit(AnimalsWatch.self, AnimalsWatch.Params(near: origin, radiusKm: km))
+                list(conn, near: origin, radiusKm: km)
                 continue
             }
             guard let animal = changed.animal else {
                 let note = "some changes were missed; the list as it is now:\n"
                 if json { writeToStandardError(note) } else { writeToStandardOutput(note) }
-                list(conn, near: origin ?? nil, radiusKm: km)
+                list(conn, near: origin, radiusKm: km)
                 continue
             }
             if let species, animal.species != species { continue }

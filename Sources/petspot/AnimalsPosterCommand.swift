@@ -27,10 +27,9 @@ struct AnimalsPosterCommand: ParsableCommand {
     func run() throws {
         let conn = connection.connect()
         let animal = conn.callOrExit(AnimalsGet.self, AnimalsGet.Params(animalId: id)).animal
-        let locale = poster.language
-        let document = PosterInput.document(
-            animal: animal, photo: animal.photo == nil ? nil : conn.callOrExit(AnimalsPhoto.self, AnimalsPhoto.Params(animalId: id)),
-            locale: locale, speciesName: SpeciesNames(conn, locale: locale).name(animal.species))
-        poster.makePoster(document)
+        let photo = animal.photo == nil ? nil : conn.callOrExit(AnimalsPhoto.self, AnimalsPhoto.Params(animalId: id))
+        poster.makePoster(conn, species: animal.species) { locale, speciesName in
+            PosterInput.document(animal: animal, photo: photo, locale: locale, speciesName: speciesName)
+        }
     }
 }

@@ -78,6 +78,13 @@ struct PosterArguments: ParsableArguments {
 
     /// Hands `document` to petspot-poster and ends petspot as it ended: its exit code, and its
     /// messages on standard error as it wrote them.
+    /// The poster in the language asked for (`language`), its species named by the daemon's
+    /// catalog in it: `document` makes the document from the language and that name.
+    func makePoster(_ conn: PetSpotConnection, species: String?, _ document: (FlowLocale, String?) -> JSONValue) -> Never {
+        let locale = language
+        makePoster(document(locale, SpeciesNames(conn, locale: locale).name(species)))
+    }
+
     func makePoster(_ document: JSONValue) -> Never {
         // A poster program that ends before it has read the document is its failure, not a signal.
         signal(SIGPIPE, SIG_IGN)

@@ -40,10 +40,9 @@ struct PosterCommand: ParsableCommand {
                  code: ExitStatus.failure)
         }
         let hasPhoto = report.values["photo"].map { !$0.isNull } ?? false
-        let locale = poster.language
-        let document = PosterInput.document(
-            report: report, photo: hasPhoto ? conn.callOrExit(ReportsPhoto.self, ReportsPhoto.Params(reportId: id)) : nil,
-            locale: locale, speciesName: SpeciesNames(conn, locale: locale).name(report.values["species"]?.stringValue))
-        poster.makePoster(document)
+        let photo = hasPhoto ? conn.callOrExit(ReportsPhoto.self, ReportsPhoto.Params(reportId: id)) : nil
+        poster.makePoster(conn, species: report.values["species"]?.stringValue) { locale, speciesName in
+            PosterInput.document(report: report, photo: photo, locale: locale, speciesName: speciesName)
+        }
     }
 }
