@@ -39,9 +39,10 @@ struct FleetDownlink: Sendable {
     func run() async {
         var backoff = RetryBackoff(maximum: settings.retryMaxDelay)
         var scanned = previousScan
+        var knownBox: (name: String, connection: Int)?
         while !Task.isShuttingDownGracefully {
             do {
-                let brought = try await bringPage(scanned: &scanned)
+                let brought = try await bringPage(scanned: &scanned, knownBox: &knownBox)
                 backoff.succeeded()
                 if !brought { await waitForWrites() }
             } catch let refused as DaemonRefused where refused.error.kind == .methodNotFound {
@@ -61,17 +62,24 @@ struct FleetDownlink: Sendable {
     }
 
     /// Reads the page after the daemon's cursor and hands it on; false when there was nothing.
+    /// `knownBox` keeps the daemon's box name for as long as the connection it was asked on.
     ///
     /// The feed is read again from its start, keeping the copy, when what the relay selects
     /// changed since the copy was built (`scanned`: another radius, or a box that moved a tenth
     /// of it): rows the cursor passed as out of reach may be in reach now, and the other way
     /// round. When the feed's head is behind the daemon's cursor, the central database went
     /// back (restored, or a standby that lagged): the copy is dropped and built again from 0.
-    private func bringPage(scanned: inout FleetProgress.Scan?) async throws -> Bool {
+    private func bringPage(scanned: inout FleetProgress.Scan?, knownBox: inout (name: String, connection: Int)?) async throws -> Bool {
         let state = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(RelayFleet.self, NoParams()) }
-        let info = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(DaemonInfo.self, NoParams()) }
-        guard let box = info.box ?? expectedBox else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
-        if let expectedBox, expectedBox != box { throw BoxRefused.mismatch(daemon: box, relay: expectedBox) }
+        // The box's name, asked again only on a new connection (a restarted daemon may have
+        // another), as the delivery asks it.
+        let box: String
+        if let knownBox, knownBox.connection == daemon.connectionsMade {
+            box = knownBox.name
+        } else {
+            box = try await RelayService.daemonBox(daemon, expected: expectedBox)
+            knownBox = (box, daemon.connectionsMade)
+        }
         let origin = state.position.flatMap { p in Double(p.latitude.literal).flatMap { lat in Double(p.longitude.literal).map { (lat, $0) } } }
         let selection = FleetFeed.Selection(ownBox: box, origin: origin, radiusKm: settings.radiusKm, maxRows: settings.batchSize,
                                             maxPageBytes: settings.maxPagePhotoBytes, maxPhotoBytes: state.maxPhotoBytes)

@@ -251,10 +251,16 @@ public final class RelayService: Service, Sendable {
     /// The name the daemon files its reports under (`box.name` in daemon.info), which each is
     /// stored centrally with; a configured `--box` must be that name.
     private func daemonBox() async throws -> String {
-        let info = try await cancelWhenGracefulShutdown { [daemon] in try await daemon.call(DaemonInfo.self, NoParams()) }
-        guard let named = info.box ?? settings.box else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
+        try await Self.daemonBox(daemon, expected: settings.box)
+    }
+
+    /// The box name `daemon` gives in daemon.info, which `expected` (`--box`), if given, must be:
+    /// the delivery's and the fleet's one check of it.
+    static func daemonBox(_ daemon: DaemonLink, expected: String?) async throws -> String {
+        let info = try await cancelWhenGracefulShutdown { try await daemon.call(DaemonInfo.self, NoParams()) }
+        guard let named = info.box ?? expected else { throw BoxRefused.unnamed(protocolVersion: info.protocolVersion) }
         if let problem = RelayConfiguration.boxProblem(named) { throw BoxRefused.unusable(named, problem) }
-        if let expected = settings.box, expected != named { throw BoxRefused.mismatch(daemon: named, relay: expected) }
+        if let expected, expected != named { throw BoxRefused.mismatch(daemon: named, relay: expected) }
         return named
     }
 
