@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
@@ -57,12 +56,14 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Durable reports in SQLite, bundled by SQLiteNIO: it needs only FoundationEssentials, not ICU.
-        // A report's life after submit is pure rules (ReportLife) the store applies; erasure rewrites
-        // the stored values with PetSpotJSON.
+        // SQLite as Debian ships it (libsqlite3-0, with R*Tree), as the report store's database.
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // One SQLite connection that keeps its statements prepared, used from one thread at a time.
+        .target(name: "PetSpotSQLite", dependencies: ["CSQLite3"]),
+        // Durable reports in SQLite. A report's life after submit is pure rules (ReportLife) the
+        // store applies; erasure rewrites the stored values with PetSpotJSON.
         .target(name: "PetSpotStore", dependencies: [
-            "PetSpotJSON", "PetSpotViews", "PetSpotBoard",
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            "PetSpotJSON", "PetSpotViews", "PetSpotBoard", "PetSpotSQLite",
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -141,7 +142,7 @@ let package = Package(
             // The nearest-first search of the animal list, run over a real board.
             "PetSpotBoard", "PetSpotFlow", "PetSpotViews", "PetSpotJSON",
             // The tests build foreign, older and newer-schema databases with a plain connection.
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            "PetSpotSQLite",
         ]),
         .testTarget(name: "PetSpotServerTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotServer", "PetSpotFlow", "PetSpotJSON", "PetSpotProtocol", "PetSpotLocation", "PetSpotStore", "PetSpotSettings", "PetSpotSystem",
@@ -169,7 +170,7 @@ let package = Package(
 // PETSPOT_FUZZ=1 and builds them with -sanitize=fuzzer,address into their own scratch folder;
 // an ordinary build or `make test` does not see them (there is no libFuzzer to link them with).
 if Context.environment["PETSPOT_FUZZ"] == "1" {
-    // Coverage and AddressSanitizer on this package's modules, not on swift-nio's or SQLiteNIO's:
+    // Coverage and AddressSanitizer on this package's modules, not on swift-nio's:
     // libFuzzer follows our code, and has a tenth of the counters to clear and read per input.
     let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])]
     for target in package.targets where target.type == .regular {

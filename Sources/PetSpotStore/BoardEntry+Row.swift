@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 extension BoardEntry {
     /// The columns an entry is read from, of `board`.

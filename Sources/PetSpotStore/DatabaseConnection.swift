@@ -1,42 +1,37 @@
-import Logging
-import SQLiteNIO
 import NIOConcurrencyHelpers
+import NIOPosix
+import PetSpotSQLite
 
 /// The store's one SQLite connection and the one thread all of its work runs on.
 ///
-/// SQLiteNIO runs each statement as a work item on `threadPool`. With a single thread the items
-/// run in the order they were given, never on an event loop or on the caller's thread. Callers
-/// keep whole operations apart themselves (see `SerialGate`).
+/// Each call is a work item of `threadPool`, a pool of one thread: the items run in the order they
+/// were given, never on an event loop or on the caller's thread. `withDatabase` runs a whole
+/// transaction as one item; `execute`, `rows` and `row` are one item per statement. Callers keep
+/// whole operations apart themselves (see `SerialGate`).
 final class DatabaseConnection: Sendable {
-    private let sqlite: SQLiteConnection
+    /// Touched only from `threadPool`'s thread.
+    private let sqlite: SQLiteDatabase
     private let threadPool: NIOThreadPool
-    /// SQLiteNIO ties a connection to an event loop for its future-based API. The store uses only
-    /// the async API, which runs on `threadPool`; this one idle loop exists to satisfy `open`.
-    private let eventLoopGroup: MultiThreadedEventLoopGroup
 
-    private init(sqlite: SQLiteConnection, threadPool: NIOThreadPool, eventLoopGroup: MultiThreadedEventLoopGroup) {
+    private init(sqlite: SQLiteDatabase, threadPool: NIOThreadPool) {
         self.sqlite = sqlite
         self.threadPool = threadPool
-        self.eventLoopGroup = eventLoopGroup
     }
 
     /// Starts the database thread, runs `prepare` on it, then opens the file at `path`.
     static func open(path: String, prepare: @escaping @Sendable () throws -> Void) async throws -> DatabaseConnection {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
-        let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
-            try await threadPool.runIfActive(prepare)
-            // The store reports its own failures; SQLiteNIO's log lines would only repeat them.
-            let silent = Logger(label: "petspotd.reports", factory: { _ in SwiftLogNoOpLogHandler() })
-            // SQLiteNIO opens with SQLITE_OPEN_URI: keep a relative path from reading as a URI or ":memory:".
+            // A relative path must not read as ":memory:".
             let sqlitePath = path.hasPrefix("/") ? path : "./" + path
-            let sqlite = try await SQLiteConnection.open(
-                storage: .file(path: sqlitePath), threadPool: threadPool, logger: silent, on: eventLoopGroup.next())
-            return DatabaseConnection(sqlite: sqlite, threadPool: threadPool, eventLoopGroup: eventLoopGroup)
+            let sqlite = try await threadPool.runIfActive {
+                try prepare()
+                return try SQLiteDatabase(path: sqlitePath)
+            }
+            return DatabaseConnection(sqlite: sqlite, threadPool: threadPool)
         } catch {
             try? await threadPool.shutdownGracefully()
-            try? await eventLoopGroup.shutdownGracefully()
             throw error
         }
     }
@@ -46,24 +41,26 @@ final class DatabaseConnection: Sendable {
         try await threadPool.runIfActive(body)
     }
 
-    /// Runs one SQL statement with its parameters bound. Only the first statement of `sql` runs:
-    /// SQLiteNIO prepares one statement per call.
-    func execute(_ sql: String, _ binds: [SQLiteData] = []) async throws {
-        try await sqlite.query(sql, binds) { _ in }
+    /// Runs `body` with the connection on the database thread, in one turn: a whole transaction
+    /// without a hop between its statements.
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
+        let sqlite = self.sqlite
+        return try await threadPool.runIfActive { try body(sqlite) }
+    }
+
+    /// Runs one SQL statement with its parameters bound.
+    func execute(_ sql: String, _ binds: [SQLiteValue] = []) async throws {
+        try await withDatabase { try $0.execute(sql, binds) }
     }
 
     /// The rows of one SQL statement with its parameters bound.
-    func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
-        let rows = NIOLockedValueBox<[SQLiteRow]>([])
-        // The connection's own query runs `onRow` on the database thread (the protocol's variant
-        // hops to the event loop for every row).
-        try await sqlite.query(sql, binds) { row in rows.withLockedValue { $0.append(row) } }
-        return rows.withLockedValue { $0 }
+    func rows(_ sql: String, _ binds: [SQLiteValue] = []) async throws -> [SQLiteRow] {
+        try await withDatabase { try $0.rows(sql, binds) }
     }
 
     /// The first row of one SQL statement, nil when it has none.
-    func row(_ sql: String, _ binds: [SQLiteData] = []) async throws -> SQLiteRow? {
-        try await rows(sql, binds).first
+    func row(_ sql: String, _ binds: [SQLiteValue] = []) async throws -> SQLiteRow? {
+        try await withDatabase { try $0.row(sql, binds) }
     }
 
     /// Runs `body` in one IMMEDIATE transaction: no other writer, in this process or another,
@@ -82,8 +79,8 @@ final class DatabaseConnection: Sendable {
         }
     }
 
-    /// Handles of abandoned connections, held until the process ends.
-    private static let abandoned = NIOLockedValueBox<[SQLiteConnection]>([])
+    /// Connections abandoned, held until the process ends.
+    private static let abandoned = NIOLockedValueBox<[SQLiteDatabase]>([])
 
     /// Stops the thread but never closes SQLite's handle: SQLite checkpoints the WAL into the
     /// file when its last connection closes, and a damaged file is to stay exactly as it was
@@ -91,19 +88,17 @@ final class DatabaseConnection: Sendable {
     func abandon() async {
         Self.abandoned.withLockedValue { $0.append(sqlite) }
         try? await threadPool.shutdownGracefully()
-        try? await eventLoopGroup.shutdownGracefully()
     }
 
     /// Closes SQLite's handle, then stops the thread.
     func close() async throws {
         var failure: (any Error)?
         do {
-            try await sqlite.close()
+            try await withDatabase { try $0.close() }
         } catch {
             failure = error
         }
         try? await threadPool.shutdownGracefully()
-        try? await eventLoopGroup.shutdownGracefully()
         if let failure { throw failure }
     }
 }

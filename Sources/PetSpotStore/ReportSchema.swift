@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 /// The layout of the report database: its migrations, and the mark that tells a petspotd database
 /// apart from any other SQLite file.

@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 
 // The animal list's reads (REPORTS.md, "The animal list"): every `missing` report on the board,
 // for anyone at the box. The list's rules (who sees what, distances, order, cursors) are
@@ -21,15 +21,15 @@ extension ReportStore {
         let searched = boxes.filter { !$0.isEmpty }
         guard !searched.isEmpty else { return ([], true) }
         var selects: [String] = []
-        var binds: [SQLiteData] = []
+        var binds: [SQLiteValue] = []
         // Left out on the R*Tree's own columns, before the board's row is read.
         let excluded = excluding.filter { !$0.isEmpty }
         let leftOut = excluded.map { _ in
             " AND NOT (board_position.min_latitude >= ? AND board_position.max_latitude <= ?"
                 + " AND board_position.min_longitude >= ? AND board_position.max_longitude <= ?)"
         }.joined()
-        let leftOutBinds: [SQLiteData] = excluded.flatMap {
-            [SQLiteData.integer($0.minLatitude), .integer($0.maxLatitude), .integer($0.minLongitude), .integer($0.maxLongitude)]
+        let leftOutBinds: [SQLiteValue] = excluded.flatMap {
+            [SQLiteValue.integer($0.minLatitude), .integer($0.maxLatitude), .integer($0.minLongitude), .integer($0.maxLongitude)]
         }
         for box in searched {
             // The R*Tree's terms on its own columns, then the exact position on the board's.
@@ -40,7 +40,7 @@ extension ReportStore {
                   AND board.status = 'missing' AND board.latitude BETWEEN ? AND ? AND board.longitude BETWEEN ? AND ?
                   AND \(Self.countingCopy)
                 """ + leftOut + (species == nil ? "" : " AND board.species = ?"))
-            let bounds: [SQLiteData] = [.integer(box.minLatitude), .integer(box.maxLatitude),
+            let bounds: [SQLiteValue] = [.integer(box.minLatitude), .integer(box.maxLatitude),
                                         .integer(box.minLongitude), .integer(box.maxLongitude)]
             binds += bounds + bounds + leftOutBinds + (species.map { [.text($0)] } ?? [])
         }
@@ -65,7 +65,7 @@ extension ReportStore {
         try Self.checkLimit(limit)
         // Each filter has its index: by species, without a position, or all (ReportSchema).
         var terms = ["status = 'missing'", Self.countingCopy]
-        var binds: [SQLiteData] = []
+        var binds: [SQLiteValue] = []
         if let species {
             terms.append("species = ?")
             binds.append(.text(species))
@@ -101,7 +101,7 @@ extension ReportStore {
             for start in stride(from: 0, to: ids.count, by: 250) {
                 let chunk = ids[start..<min(start + 250, ids.count)]
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let binds = chunk.map { SQLiteData.text($0) }
+                let binds = chunk.map { SQLiteValue.text($0) }
                 found += try await db.rows(
                     "SELECT \(BoardEntry.selectedColumns) FROM board WHERE \(Self.idIn(marks))", binds + binds
                 ).map(BoardEntry.init(row:))

@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

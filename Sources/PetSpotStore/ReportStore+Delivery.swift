@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 
 // What a relay claims and acknowledges, and the counts it shows.
 extension ReportStore {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 // Erased data leaving the disk. secure_delete zeroes what a change deletes, but the pages as
 // they were stay in the WAL's older frames, and in the database file until a checkpoint writes

@@ -2,7 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import SQLiteNIO
+import PetSpotSQLite
 
 // The fleet's copy (REPORTS.md: every box lists the fleet's missing pets): other boxes'
 // reports, brought down by the relay, as board rows without a `report` row (`report_seq` NULL:
@@ -79,7 +79,7 @@ extension ReportStore {
         }
         let held = try await fleetRow(id: copy.id, in: db)
         if let held, held.version >= copy.version { return false }
-        let life: [SQLiteData] = [.text(ReportStatus.missing.rawValue), .integer(copy.version), .text(copy.submittedAt),
+        let life: [SQLiteValue] = [.text(ReportStatus.missing.rawValue), .integer(copy.version), .text(copy.submittedAt),
                                   .integer(Int(copy.updatedAt.milliseconds))]
         let described = BoardRow.fieldValues(copy.board) + BoardRow.photoValues(copy.photo, publicCopy: copy.board.publicPhoto)
             + [.text(copy.valuesJSON)]
@@ -100,7 +100,7 @@ extension ReportStore {
             seq = Int(try row.integer("seq"))
         }
         if let photo = copy.photo {
-            try await db.execute("INSERT INTO fleet_photo (board_seq, photo) VALUES (?, ?)", [.integer(seq), .blob(ByteBuffer(bytes: photo.data))])
+            try await db.execute("INSERT INTO fleet_photo (board_seq, photo) VALUES (?, ?)", [.integer(seq), .blob(photo.data)])
         }
         return true
     }
@@ -115,7 +115,7 @@ extension ReportStore {
 
     private static func deleteFleetRows(_ seqs: [Int], from db: DatabaseConnection) async throws {
         for start in stride(from: 0, to: seqs.count, by: 250) {
-            let chunk = seqs[start..<min(start + 250, seqs.count)].map { SQLiteData.integer($0) }
+            let chunk = seqs[start..<min(start + 250, seqs.count)].map { SQLiteValue.integer($0) }
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             try await db.execute("DELETE FROM fleet_photo WHERE board_seq IN (\(marks))", chunk)
             try await db.execute("DELETE FROM board WHERE report_seq IS NULL AND seq IN (\(marks))", chunk)
@@ -126,7 +126,7 @@ extension ReportStore {
     /// (those without a position before any measured), then the oldest. Distances are
     /// equirectangular on the scaled degrees, the longitude across the antimeridian the short
     /// way: an order, not a measure, and the same every time for the same rows.
-    private static func evictionOrder(_ bounds: FleetBounds) -> (sql: String, binds: [SQLiteData]) {
+    private static func evictionOrder(_ bounds: FleetBounds) -> (sql: String, binds: [SQLiteValue]) {
         guard let origin = bounds.origin else { return ("submitted_at, id", []) }
         let shrink = cos(Double(origin.latitude) / 100_000 * .pi / 180)
         return ("""

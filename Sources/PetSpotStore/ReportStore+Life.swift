@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 // An owner's changes to a report after submit: close, renew, amend, erase. Each is durable
 // when it returns (synchronous=FULL, as a submit), decided by `ReportLife.applying(_:at:)`;
@@ -135,15 +135,18 @@ extension ReportStore {
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            try await db.run { try watch.check() }
-            let outcomes = try await db.inTransaction {
-                var reports = try await Self.read(group, in: db)
-                var outcomes: [(outcome: ChangeOutcome, erasedAt: Date?)] = []
-                for member in group { outcomes.append(try await Self.make(member, on: &reports, in: db)) }
+            let committed = committedTransactions
+            // The whole transaction in one turn of the database thread.
+            let outcomes = try await db.withDatabase { sqlite in
+                try watch.check()
+                let outcomes = try sqlite.inTransaction {
+                    var reports = try Self.read(group, in: sqlite)
+                    return try group.map { try Self.make($0, on: &reports, in: sqlite) }
+                }
+                committed.withLockedValue { $0 += 1 }
+                try watch.check()
                 return outcomes
             }
-            committedTransactions.withLockedValue { $0 += 1 }
-            try await db.run { try watch.check() }
             // Before the answers: whoever learns of this write finds the cleanup done, or pending.
             if let erasedAt = outcomes.compactMap(\.erasedAt).min() {
                 await cleanDisk(db, afterErasureAt: erasedAt)
@@ -168,10 +171,10 @@ extension ReportStore {
 
     /// The reports a group of changes is about, by id, with their row numbers: one read for
     /// the whole group.
-    private static func read(_ group: [PendingChange], in db: DatabaseConnection) async throws -> [String: (report: StoredReport, seq: Int64)] {
+    private static func read(_ group: [PendingChange], in db: SQLiteDatabase) throws -> [String: (report: StoredReport, seq: Int64)] {
         let ids = Array(Set(group.map(\.id)))
         var reports: [String: (report: StoredReport, seq: Int64)] = [:]
-        for row in try await db.rows(
+        for row in try db.rows(
             "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE id IN (\(placeholders(ids.count)))",
             ids.map { .text($0) })
         {
@@ -186,8 +189,8 @@ extension ReportStore {
     /// makes of it, the rules' answer, and, for a new version, its writes, which the changes
     /// after it then see; and when it erased.
     private static func make(
-        _ member: PendingChange, on reports: inout [String: (report: StoredReport, seq: Int64)], in db: DatabaseConnection
-    ) async throws -> (outcome: ChangeOutcome, erasedAt: Date?) {
+        _ member: PendingChange, on reports: inout [String: (report: StoredReport, seq: Int64)], in db: SQLiteDatabase
+    ) throws -> (outcome: ChangeOutcome, erasedAt: Date?) {
         guard let (stored, seq) = reports[member.id], stored.ownerUID == member.ownerUID else {
             return (.failure(.refused(.reportNotFound)), nil)
         }
@@ -202,7 +205,7 @@ extension ReportStore {
         case .unchanged:
             return (.success(ReportChangeResult(report: stored, changed: false)), nil)
         case .changed(let life):
-            let report = try await write(life, of: stored, seq: seq, edit: edit, into: db)
+            let report = try write(life, of: stored, seq: seq, edit: edit, into: db)
             reports[member.id] = (report, seq)
             return (.success(ReportChangeResult(report: report, changed: true)), life.erasedAt)
         }
@@ -234,15 +237,15 @@ extension ReportStore {
     /// the change does to its row (erasure: the values but species and date, and the photo),
     /// and its board row (erasure: deleted). Returns the report as it now reads back.
     static func write(
-        _ life: ReportLife, of stored: StoredReport, seq: Int64, edit: RowEdit?, into db: DatabaseConnection
-    ) async throws -> StoredReport {
-        let seqData = SQLiteData.integer(Int(seq))
-        try await db.execute("""
+        _ life: ReportLife, of stored: StoredReport, seq: Int64, edit: RowEdit?, into db: SQLiteDatabase
+    ) throws -> StoredReport {
+        let seqData = SQLiteValue.integer(Int(seq))
+        try db.execute("""
             UPDATE report_life SET status = ?, version = ?, updated_at_ms = ?, expiry_base_ms = ?, erase_base_ms = ?,
                 erased_at_ms = ?
             WHERE report_seq = ?
             """, life.columnValues + [seqData])
-        try await db.execute("""
+        try db.execute("""
             INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES (?, NULL, 0, ?)
             ON CONFLICT (report_seq) DO UPDATE SET report_version = excluded.report_version
             """, [seqData, .integer(life.version)])
@@ -250,22 +253,22 @@ extension ReportStore {
         if life.isErased && !stored.isErased {
             edit = RowEdit(valuesJSON: ErasedValues.of(stored.valuesJSON), photo: .remove, board: .none)
         }
-        try await BoardRow.update(seq: Int(seq), life: life, edit: edit, into: db)
+        try BoardRow.update(seq: Int(seq), life: life, edit: edit, into: db)
         if let edit {
             switch edit.photo {
             case .keep:
-                try await db.execute("UPDATE report SET values_json = ? WHERE seq = ?", [.text(edit.valuesJSON), seqData])
+                try db.execute("UPDATE report SET values_json = ? WHERE seq = ?", [.text(edit.valuesJSON), seqData])
             case .remove:
-                try await db.execute("""
+                try db.execute("""
                     UPDATE report SET values_json = ?, photo = NULL, photo_media_type = NULL, photo_sha256 = NULL,
                         photo_bytes = NULL
                     WHERE seq = ?
                     """, [.text(edit.valuesJSON), seqData])
             case .replace(let photo):
-                try await db.execute("""
+                try db.execute("""
                     UPDATE report SET values_json = ?, photo = ?, photo_media_type = ?, photo_sha256 = ?, photo_bytes = ?
                     WHERE seq = ?
-                    """, [.text(edit.valuesJSON), .blob(ByteBuffer(bytes: photo.data)), .text(photo.mediaType),
+                    """, [.text(edit.valuesJSON), .blob(photo.data), .text(photo.mediaType),
                           .text(photo.sha256), .integer(photo.data.count), seqData])
             }
         }

@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 
 // Photos stored before the board: their metadata-free copies were never described, since the
 // store cannot clean a photo (PetSpotBoard's `MetadataFreePhoto` does). The daemon takes them
@@ -33,7 +33,7 @@ extension ReportStore {
     /// is described already, or the report left the board (erased).
     @discardableResult
     public func describePublicPhoto(id: String, photoSHA256: String, as copy: PhotoDescription?) async throws(ReportStoreError) -> Bool {
-        let values: [SQLiteData] = copy.map { [.text("cleaned"), .text($0.mediaType), .integer($0.bytes), .text($0.sha256)] }
+        let values: [SQLiteValue] = copy.map { [.text("cleaned"), .text($0.mediaType), .integer($0.bytes), .text($0.sha256)] }
             ?? [.text("withheld"), .null, .null, .null]
         return try await writing("cannot describe a public photo") { db in
             let changed = try await db.rows("""

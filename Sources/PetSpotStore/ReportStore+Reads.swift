@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 
 // An owner's reports and photos, and the count of all.
 extension ReportStore {
@@ -22,7 +22,7 @@ extension ReportStore {
         // One row more than asked tells whether another page follows, so the last page says so
         // even when the count is an exact multiple of the limit.
         let fetchLimit = limit == Int.max ? limit : limit + 1
-        let owner = SQLiteData.integer(Int(ownerUID))
+        let owner = SQLiteValue.integer(Int(ownerUID))
         let rows = try await reading("cannot list reports") { db -> [StoredReport]? in
             let found: [SQLiteRow]
             if let after {

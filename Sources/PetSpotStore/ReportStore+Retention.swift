@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 // Retention (REPORTS.md): a `missing` report not renewed for `reports.expireAfterDays` becomes
 // `expired`; one `found`, `withdrawn` or `expired` for `reports.eraseAfterDays` is erased. The
@@ -63,7 +63,8 @@ extension ReportStore {
                 let stored = try StoredReport(row: row)
                 // Selected by its base, so the rules allow it; they decide what it becomes.
                 guard case .changed(let life) = stored.life.applying(change, at: now) else { continue }
-                changed.append(try await Self.write(life, of: stored, seq: try row.integer("seq"), edit: nil, into: db))
+                let seq = try row.integer("seq")
+                changed.append(try await db.withDatabase { try Self.write(life, of: stored, seq: seq, edit: nil, into: $0) })
                 erasedAt = life.erasedAt ?? erasedAt
             }
             return (changed, erasedAt: erasedAt)

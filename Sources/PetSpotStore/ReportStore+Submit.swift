@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 // Submits: grouped into one transaction and one fsync while a commit is on disk.
 extension ReportStore {
@@ -86,20 +86,17 @@ extension ReportStore {
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            try await db.run { try watch.check() }
-            let outcomes = try await db.inTransaction {
-                do {
-                    return try await Self.insertGroup(group, box: box, into: db, path: path)
-                } catch let error where Self.failsOnlyItsMember(error) {
-                    // A constraint of the file's own (not one a NewReport can break) refused the
-                    // group's statement: SQLite undid that statement only; each member again alone.
-                    return try await Self.insertEach(group, box: box, into: db, path: path)
-                }
+            let committed = committedTransactions
+            // The whole transaction in one turn of the database thread.
+            let outcomes = try await db.withDatabase { sqlite in
+                try watch.check()
+                let outcomes = try sqlite.inTransaction { try Self.insertEach(group, box: box, into: sqlite, path: path) }
+                committed.withLockedValue { $0 += 1 }
+                // Committed, but only to the file SQLite has open: it counts once that file is
+                // still the one at the path. Checked in the same turn, so no other commit comes between.
+                try watch.check()
+                return outcomes
             }
-            committedTransactions.withLockedValue { $0 += 1 }
-            // Committed, but only to the file SQLite has open: it counts once that file is still
-            // the one at the path. Checked in the same turn, so no other commit comes between.
-            try await db.run { try watch.check() }
             // Before the answers: whoever learns of this write finds the cleanup it tried done, or pending.
             await cleanDiskIfPending(db)
             for (member, outcome) in zip(group, outcomes) { member.answer(outcome) }
@@ -110,85 +107,17 @@ extension ReportStore {
         }
     }
 
-    /// The body of a group's transaction in five statements, whatever the group's size (each
-    /// statement is a hop to the database thread): the reports its flows already have, the new
-    /// ones, their delivery rows, their lives, their board rows. Answers in the order of
-    /// `members`, as if each had been stored alone in that order.
-    private static func insertGroup(_ members: [PendingSubmit], box: String, into db: DatabaseConnection, path: String) async throws
-        -> [SubmitOutcome]
-    {
-        let reports = members.map(\.report)
-        var flowIDs: [String] = []
-        var firstOfFlow: [String: Int] = [:]
-        for (index, report) in reports.enumerated() where firstOfFlow[report.flowID] == nil {
-            firstOfFlow[report.flowID] = index
-            flowIDs.append(report.flowID)
-        }
-        var stored: [String: StoredReport] = [:]
-        for row in try await db.rows("""
-            SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables)
-            WHERE flow_id IN (\(placeholders(flowIDs.count)))
-            """, flowIDs.map { .text($0) })
-        {
-            let report = try StoredReport(row: row)
-            stored[report.flowID] = report
-        }
-
-        // The first member of each flow not stored yet inserts it. DO NOTHING skips a member
-        // whose report id is taken (the flows are free: checked above, in this transaction).
-        let inserting = flowIDs.compactMap { stored[$0] == nil ? firstOfFlow[$0] : nil }
-        var insertedSeq: [String: Int64] = [:]  // by flow id: one inserting member per flow
-        if !inserting.isEmpty {
-            var binds: [SQLiteData] = []
-            binds.reserveCapacity(inserting.count * 9)
-            for index in inserting { binds += reportColumns(reports[index]) }
-            let rows = try await db.rows("""
-                INSERT INTO report (\(insertedColumns)) VALUES \(Array(repeating: "(\(placeholders(9)))", count: inserting.count).joined(separator: ", "))
-                ON CONFLICT DO NOTHING RETURNING flow_id, seq
-                """, binds)
-            for row in rows { insertedSeq[try row.text("flow_id")] = try row.integer("seq") }
-        }
-        if !insertedSeq.isEmpty {
-            let stored = insertedSeq.compactMap { flowID, seq in firstOfFlow[flowID].map { (seq: Int(seq), member: members[$0]) } }
-            try await recordDeliveryLifeAndBoard(of: stored, box: box, into: db, path: path)
-        }
-
-        // A member whose flow's first member was refused would have been stored in its place:
-        // it is tried again alone, after the others.
-        var retried: [Int: SubmitOutcome] = [:]
-        for (index, report) in reports.enumerated()
-        where stored[report.flowID] == nil && insertedSeq[report.flowID] == nil && firstOfFlow[report.flowID] != index {
-            retried[index] = try await insertAlone(members[index], box: box, into: db, path: path)
-        }
-        return reports.enumerated().map { index, report -> SubmitOutcome in
-            if let existing = stored[report.flowID] {
-                return answerForStored(existing, to: report, path: path)
-            }
-            if let outcome = retried[index] { return outcome }
-            let first = firstOfFlow[report.flowID] ?? index
-            guard insertedSeq[report.flowID] != nil else { return .failure(idTaken(report, path: path)) }
-            return index == first
-                ? .success((StoredReport(report, life: members[index].life), true))
-                : answerForStored(StoredReport(reports[first], life: members[first].life), to: report, path: path)
-        }
-    }
-
-    /// The delivery rows (pending), lives and board rows of new reports, in the same
-    /// transaction as the reports: a report is never stored without them.
+    /// The delivery row (pending), life and board row of a new report, in the same transaction
+    /// as the report: a report is never stored without them.
     private static func recordDeliveryLifeAndBoard(
-        of stored: [(seq: Int, member: PendingSubmit)], box: String, into db: DatabaseConnection, path: String
-    ) async throws {
+        of seq: Int, _ member: PendingSubmit, box: String, into db: SQLiteDatabase, path: String
+    ) throws {
         do {
-            try await db.execute(
-                "INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES "
-                    + Array(repeating: "(?, NULL, 0, 1)", count: stored.count).joined(separator: ", "),
-                stored.map { .integer($0.seq) })
-            try await db.execute(
-                "INSERT INTO report_life (report_seq, \(ReportLife.columns)) VALUES "
-                    + Array(repeating: "(\(placeholders(7)))", count: stored.count).joined(separator: ", "),
-                stored.flatMap { [.integer($0.seq)] + $0.member.life.columnValues })
-            try await BoardRow.insert(
-                stored.map { BoardRow.columnValues(seq: $0.seq, $0.member.report, life: $0.member.life, box: box) }, into: db)
+            try db.execute("INSERT INTO delivery (report_seq, delivered_at, delivered_version, report_version) VALUES (?, NULL, 0, 1)",
+                           [.integer(seq)])
+            try db.execute("INSERT INTO report_life (report_seq, \(ReportLife.columns)) VALUES (\(placeholders(7)))",
+                           [.integer(seq)] + member.life.columnValues)
+            try BoardRow.insert(BoardRow.columnValues(seq: seq, member.report, life: member.life, box: box), into: db)
         } catch {
             // Not any member's fault: the whole group fails, so no report is left without them.
             throw ReportStoreError(
@@ -197,22 +126,20 @@ extension ReportStore {
         }
     }
 
-    /// Each report stored on its own, in order, within the group's transaction.
-    private static func insertEach(_ members: [PendingSubmit], box: String, into db: DatabaseConnection, path: String) async throws
+    /// The group's reports, each stored in order within the group's transaction, as if each had
+    /// been stored alone in that order: a later member of a flow gets the report its first one stored.
+    private static func insertEach(_ members: [PendingSubmit], box: String, into db: SQLiteDatabase, path: String) throws
         -> [SubmitOutcome]
     {
-        var outcomes: [SubmitOutcome] = []
-        outcomes.reserveCapacity(members.count)
-        for member in members { outcomes.append(try await insertAlone(member, box: box, into: db, path: path)) }
-        return outcomes
+        try members.map { try insertAlone($0, box: box, into: db, path: path) }
     }
 
     /// One report on its own: its answer, or a throw that fails the whole group.
-    private static func insertAlone(_ member: PendingSubmit, box: String, into db: DatabaseConnection, path: String) async throws
+    private static func insertAlone(_ member: PendingSubmit, box: String, into db: SQLiteDatabase, path: String) throws
         -> SubmitOutcome
     {
         do {
-            return .success(try await insert(member, box: box, into: db, path: path))
+            return .success(try insert(member, box: box, into: db, path: path))
         } catch let error where failsOnlyItsMember(error) {
             // Only this member's statement was undone (the owner check writes nothing; SQLite
             // undoes a statement that breaks a constraint, not the transaction).
@@ -241,14 +168,14 @@ extension ReportStore {
         """
 
     /// The values of `insertedColumns`, in their order.
-    private static func reportColumns(_ report: NewReport) -> [SQLiteData] {
+    private static func reportColumns(_ report: NewReport) -> [SQLiteValue] {
         [
             .text(report.id), .text(report.flowID), .integer(Int(report.ownerUID)), .text(report.submittedAt),
             .text(report.valuesJSON),
             report.photo.map { .text($0.mediaType) } ?? .null,
             report.photo.map { .text($0.sha256) } ?? .null,
             report.photo.map { .integer($0.data.count) } ?? .null,
-            report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
+            report.photo.map { .blob($0.data) } ?? .null,
         ]
     }
 
@@ -263,41 +190,34 @@ extension ReportStore {
         case let error as ReportStoreError:
             return error.kind == .conflict
         case let error as SQLiteError:
-            switch error.reason {
-            case .constraint, .constraintCheckFailed, .constraintNotNullFailed, .constraintPrimaryKeyFailed,
-                 .constraintUniqueFailed, .constraintUniqueRowIDFailed, .constraintForeignKeyFailed,
-                 .constraintStrictDataTypeFailed, .constraintTriggerFailed:
-                return true
-            default:
-                return false
-            }
+            return error.isConstraint
         default:
             return false
         }
     }
 
     /// One report's statements: the flow's report if it has one, else the new one.
-    private static func insert(_ member: PendingSubmit, box: String, into db: DatabaseConnection, path: String) async throws
+    private static func insert(_ member: PendingSubmit, box: String, into db: SQLiteDatabase, path: String) throws
         -> (report: StoredReport, inserted: Bool)
     {
         let report = member.report
-        if let existing = try await db.row(
+        if let existing = try db.row(
             "SELECT \(StoredReport.selectedColumns) FROM \(StoredReport.joinedTables) WHERE flow_id = ?", [.text(report.flowID)]
         ).map(StoredReport.init(row:)) {
             return try answerForStored(existing, to: report, path: path).get()
         }
         let seq: Int64
         do {
-            guard let row = try await db.row(
+            guard let row = try db.row(
                 "INSERT INTO report (\(insertedColumns)) VALUES (\(placeholders(9))) RETURNING seq", reportColumns(report))
             else { throw ReportStoreError(kind: .io, path: path, message: "cannot submit report: SQLite returned no row for it") }
             seq = try row.integer("seq")
-        } catch let error as SQLiteError where error.reason == .constraintUniqueFailed {
+        } catch let error as SQLiteError where error.isUniqueConstraint {
             // flow_id was free (checked above, in this transaction), so the id is taken.
             throw idTaken(report, path: path)
         }
         // Not this member's fault if it fails: the whole group fails, so its report is not left without them.
-        try await recordDeliveryLifeAndBoard(of: [(Int(seq), member)], box: box, into: db, path: path)
+        try recordDeliveryLifeAndBoard(of: Int(seq), member, box: box, into: db, path: path)
         return (StoredReport(report, life: member.life), true)
     }
 }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 import NIOConcurrencyHelpers
 import Synchronization
 #if canImport(Glibc)

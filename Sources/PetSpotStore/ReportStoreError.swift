@@ -1,5 +1,5 @@
 import NIOPosix
-import SQLiteNIO
+import PetSpotSQLite
 
 /// Why the report store failed: a kind to act on and one line for the log that names the file.
 public struct ReportStoreError: Error, Sendable, CustomStringConvertible {
@@ -82,18 +82,17 @@ extension ReportStoreError {
         case is NIOThreadPoolError.ThreadPoolInactive:
             self.init(kind: .closed, path: path, message: "\(action): the store is closed")
         case let error as SQLiteError:
-            var detail = "\(error.message) (SQLite error \(error.reason))"
-            if error.reason != .full, let problem = FileSystemCondition.problem(holding: path) { detail += ": \(problem)" }
-            switch error.reason {
-            case .notADatabase:
+            var detail = "\(error.message) (\(error.name))"
+            if !error.isFull, let problem = FileSystemCondition.problem(holding: path) { detail += ": \(problem)" }
+            if error.isNotADatabase {
                 self.init(kind: .notADatabase, path: path, message: "not a petspotd database: \(detail)")
-            case .corrupt, .corruptIndex, .corruptSequenceSchema, .corruptVirtualTable:
+            } else if error.isCorrupt {
                 self.init(damaged: "\(action): \(detail)", path: path)
-            case .interrupt:
+            } else if error.isInterrupt {
                 self.init(kind: .cancelled, path: path, message: "\(action): cancelled")
-            case .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath, .cantOpenUnfollowedSymlink, .permission:
+            } else if error.isCannotOpen {
                 self.init(kind: .open, path: path, message: "\(action): \(detail)")
-            default:
+            } else {
                 self.init(kind: fallback, path: path, message: "\(action): \(detail)")
             }
         default:

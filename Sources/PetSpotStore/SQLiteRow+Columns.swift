@@ -1,4 +1,4 @@
-import SQLiteNIO
+import PetSpotSQLite
 
 /// Strict column readers: a value of the wrong type (a tampered file) throws instead of being
 /// converted or trapping.
@@ -35,7 +35,7 @@ extension SQLiteRow {
 
     func optionalBlob(_ name: String) throws -> [UInt8]? {
         switch try value(name) {
-        case .blob(let buffer): return Array(buffer.readableBytesView)
+        case .blob(let bytes): return bytes
         case .null: return nil
         case let other: throw ColumnError(description: "column \(name) holds \(Self.kind(other)), not a blob")
         }
@@ -48,12 +48,12 @@ extension SQLiteRow {
         return fitting
     }
 
-    private func value(_ name: String) throws -> SQLiteData {
+    private func value(_ name: String) throws -> SQLiteValue {
         guard let value = column(name) else { throw ColumnError(description: "no column \(name)") }
         return value
     }
 
-    private static func kind(_ value: SQLiteData) -> String {
+    private static func kind(_ value: SQLiteValue) -> String {
         switch value {
         case .integer: "an integer"
         case .float: "a real"

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SQLiteNIO
+import PetSpotSQLite
 
 extension StoredReport {
     /// The columns a StoredReport is read from (from `joinedTables`); the photo blob is not among them.
@@ -61,7 +61,7 @@ extension ReportLife {
     /// The values of `report_life`'s columns after report_seq, in the order of `columns`.
     static let columns = "status, version, updated_at_ms, expiry_base_ms, erase_base_ms, erased_at_ms"
 
-    var columnValues: [SQLiteData] {
+    var columnValues: [SQLiteValue] {
         [
             .text(status.rawValue), .integer(version), .integer(Int(updatedAt.milliseconds)),
             expiryBase.map { .integer(Int($0.milliseconds)) } ?? .null,

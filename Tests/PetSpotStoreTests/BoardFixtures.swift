@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 @testable import PetSpotStore
 
 /// A report as the flow stores one, and the board fields the daemon reads from it: position in
@@ -63,8 +63,8 @@ extension ReportStore {
 /// Rows of the board and of its R*Tree, read past the store.
 func boardRowCounts(path: String) async throws -> (board: Int, positions: Int) {
     try await withPlainConnection(path: path) { db in
-        let board = try await db.query("SELECT COUNT(*) AS count FROM board").first?.column("count")?.integer ?? -1
-        let positions = try await db.query("SELECT COUNT(*) AS count FROM board_position").first?.column("count")?.integer ?? -1
+        let board = try db.rows("SELECT COUNT(*) AS count FROM board").first?.column("count")?.integer ?? -1
+        let positions = try db.rows("SELECT COUNT(*) AS count FROM board_position").first?.column("count")?.integer ?? -1
         return (board, positions)
     }
 }

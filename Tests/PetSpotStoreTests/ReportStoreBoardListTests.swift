@@ -139,7 +139,7 @@ struct ReportStoreBoardListTests {
 struct ReportStoreBoardCopiesTests {
     static func insertCopy(path: String, id: String, box: String, status: String, version: Int, latitude: Int?) async throws {
         try await withPlainConnection(path: path) { db in
-            _ = try await db.query("""
+            _ = try db.rows("""
                 INSERT INTO board (id, box, status, version, submitted_at, updated_at_ms, latitude, longitude, chip_digits,
                                    species, public_photo, values_json)
                 VALUES (?, ?, ?, ?, '2026-11-21T12:00:00Z', 0, ?, ?, '616093900012345', 'dog', 'withheld', '{}')

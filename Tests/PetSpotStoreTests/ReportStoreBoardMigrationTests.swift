@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 import Testing
 @testable import PetSpotStore
 
@@ -76,19 +76,19 @@ struct ReportStoreBoardMigrationTests {
     /// first with a photo), then report 11 found and report 12 erased.
     static func makeVersion3(path: String) async throws {
         try await withPlainConnection(path: path) { db in
-            for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try await db.query(statement) }
+            for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try db.rows(statement) }
             for (index, report) in reports.enumerated() {
                 try await ReportStoreEarlierReleaseTests.insertAsGRDBDid(
                     older(index + 1, values: report.values, photo: index == 0 ? sampleBoardPhoto : nil), into: db)
             }
             try await ReportStoreEarlierReleaseTests.insertAsGRDBDid(older(11, values: reports[0].values), into: db)
             try await ReportStoreEarlierReleaseTests.insertAsGRDBDid(older(12, values: reports[0].values), into: db)
-            for statement in ReportStoreEarlierReleaseTests.version2 + version3 { _ = try await db.query(statement) }
-            _ = try await db.query("""
+            for statement in ReportStoreEarlierReleaseTests.version2 + version3 { _ = try db.rows(statement) }
+            _ = try db.rows("""
                 UPDATE report_life SET status = 'found', version = 2, expiry_base_ms = NULL, erase_base_ms = updated_at_ms
                 WHERE report_seq = 11
                 """)
-            _ = try await db.query("""
+            _ = try db.rows("""
                 UPDATE report_life SET status = 'withdrawn', version = 2, expiry_base_ms = NULL, erased_at_ms = updated_at_ms
                 WHERE report_seq = 12
                 """)
@@ -137,13 +137,13 @@ struct ReportStoreBoardMigrationTests {
             var scaled = Array(-200...200) + Array(8_999_800...9_000_000) + Array(-9_000_000 ... -8_999_800)
             scaled += (0..<2_000).map { _ in Int.random(in: -9_000_000...9_000_000) }
             try await withPlainConnection(path: path) { db in
-                for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try await db.query(statement) }
-                _ = try await db.query("BEGIN")
+                for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try db.rows(statement) }
+                _ = try db.rows("BEGIN")
                 for (index, latitude) in scaled.enumerated() {
                     let values = boardValues(latitude: latitude, longitude: -latitude * 2, species: "dog", chip: nil)
                     try await ReportStoreEarlierReleaseTests.insertAsGRDBDid(Self.older(index, values: values), into: db)
                 }
-                _ = try await db.query("COMMIT")
+                _ = try db.rows("COMMIT")
             }
             try await withStore(path: path) { store in
                 let entries = try await store.boardEntries(ids: scaled.indices.map { "report-\($0)" })
@@ -164,7 +164,7 @@ struct ReportStoreBoardMigrationTests {
                 StoredPhoto(mediaType: "image/jpeg", sha256: String(repeating: "\(number)f", count: 32), data: Array(repeating: UInt8(number), count: 100))
             }
             try await withPlainConnection(path: path) { db in
-                for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try await db.query(statement) }
+                for statement in ReportStoreEarlierReleaseTests.grdbVersion1 { _ = try db.rows(statement) }
                 for (index, photo) in photos.enumerated() {
                     try await ReportStoreEarlierReleaseTests.insertAsGRDBDid(Self.older(index + 1, values: "{}", photo: photo), into: db)
                 }

@@ -11,13 +11,13 @@ struct ReportStoreBoardSearchTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("probe.sqlite").path
             try await withPlainConnection(path: path) { db in
-                let options = try await db.query("PRAGMA compile_options").compactMap { $0.column("compile_options")?.string }
+                let options = try db.rows("PRAGMA compile_options").compactMap { $0.column("compile_options")?.string }
                 #expect(options.contains("ENABLE_RTREE"), "\(options)")
-                let json = try await db.query(#"SELECT json_extract('{"a":52.22968}', '$.a') AS a, json_type('{"a":"x"}', '$.a') AS t, json_valid('{') AS v"#)
+                let json = try db.rows(#"SELECT json_extract('{"a":52.22968}', '$.a') AS a, json_type('{"a":"x"}', '$.a') AS t, json_valid('{') AS v"#)
                 #expect(json.first?.column("a")?.double == 52.22968)
                 #expect(json.first?.column("t")?.string == "text")
                 #expect(json.first?.column("v")?.integer == 0)
-                _ = try await db.query("CREATE VIRTUAL TABLE probe USING rtree_i32(id, a, b)")
+                _ = try db.rows("CREATE VIRTUAL TABLE probe USING rtree_i32(id, a, b)")
             }
         }
     }

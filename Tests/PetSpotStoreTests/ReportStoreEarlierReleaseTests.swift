@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 import Testing
 @testable import PetSpotStore
 
@@ -39,8 +39,8 @@ struct ReportStoreEarlierReleaseTests {
     ]
 
     /// Inserts `report` as the GRDB releases' submit did.
-    static func insertAsGRDBDid(_ report: NewReport, into db: SQLiteConnection) async throws {
-        _ = try await db.query("""
+    static func insertAsGRDBDid(_ report: NewReport, into db: SQLiteDatabase) async throws {
+        _ = try db.rows("""
             INSERT INTO report (id, flow_id, owner_uid, submitted_at, values_json,
                                 photo_media_type, photo_sha256, photo_bytes, photo)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -50,7 +50,7 @@ struct ReportStoreEarlierReleaseTests {
                 report.photo.map { .text($0.mediaType) } ?? .null,
                 report.photo.map { .text($0.sha256) } ?? .null,
                 report.photo.map { .integer($0.data.count) } ?? .null,
-                report.photo.map { .blob(ByteBuffer(bytes: $0.data)) } ?? .null,
+                report.photo.map { .blob($0.data) } ?? .null,
             ])
     }
 
@@ -65,7 +65,7 @@ struct ReportStoreEarlierReleaseTests {
 
     static func appliedMigrations(path: String) async throws -> [String?] {
         try await withPlainConnection(path: path) { db in
-            try await db.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map { $0.column("identifier")?.string }
+            try db.rows("SELECT identifier FROM grdb_migrations ORDER BY identifier").map { $0.column("identifier")?.string }
         }
     }
 
@@ -76,7 +76,7 @@ struct ReportStoreEarlierReleaseTests {
             #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
             let older = [sampleReport(1, photo: samplePhoto), sampleReport(2), sampleReport(3, owner: 2000)]
             try await withPlainConnection(path: path) { db in
-                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for statement in Self.grdbVersion1 { _ = try db.rows(statement) }
                 for report in older { try await Self.insertAsGRDBDid(report, into: db) }
             }
 
@@ -106,7 +106,7 @@ struct ReportStoreEarlierReleaseTests {
             let path = directory.appendingPathComponent("reports.sqlite").path
             let older = [sampleReport(1, photo: samplePhoto), sampleReport(2), sampleReport(3, owner: 2000)]
             try await withPlainConnection(path: path) { db in
-                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for statement in Self.grdbVersion1 { _ = try db.rows(statement) }
                 for report in older { try await Self.insertAsGRDBDid(report, into: db) }
             }
 
@@ -118,7 +118,7 @@ struct ReportStoreEarlierReleaseTests {
                 #expect(claimable.first?.photo == samplePhoto)
             }
             let rows = try await withPlainConnection(path: path) { db in
-                try await db.query("SELECT report_seq, delivered_at FROM delivery ORDER BY report_seq")
+                try db.rows("SELECT report_seq, delivered_at FROM delivery ORDER BY report_seq")
                     .map { "\($0.column("report_seq")?.integer ?? -1) \($0.column("delivered_at")?.string ?? "NULL")" }
             }
             #expect(rows == ["1 NULL", "2 NULL", "3 NULL"])
@@ -132,8 +132,8 @@ struct ReportStoreEarlierReleaseTests {
             try await withStore(path: path) { store in _ = try await store.submit(sampleReport(1)) }
 
             let header = try await withPlainConnection(path: path) { db in
-                (applicationID: try await db.query("PRAGMA application_id").first?.column("application_id")?.integer,
-                 table: try await db.query("SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'").first?
+                (applicationID: try db.rows("PRAGMA application_id").first?.column("application_id")?.integer,
+                 table: try db.rows("SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'").first?
                     .column("sql")?.string)
             }
             #expect(header.applicationID == 0x5053_5054)
@@ -148,7 +148,7 @@ struct ReportStoreEarlierReleaseTests {
             let path = directory.appendingPathComponent("reports.sqlite").path
             // A GRDB release made the migrations table outside the migration's transaction.
             try await withPlainConnection(path: path) { db in
-                for statement in Self.grdbVersion1.prefix(2) { _ = try await db.query(statement) }
+                for statement in Self.grdbVersion1.prefix(2) { _ = try db.rows(statement) }
             }
 
             try await withStore(path: path) { store async throws in
@@ -181,7 +181,7 @@ struct ReportStoreEarlierReleaseTests {
             // Submitted years before the upgrade: counted from their submit, all would be long overdue.
             let older = (1...3).map { sampleReport($0, submittedAt: "2020-0\($0)-01T08:00:00Z", photo: $0 == 1 ? samplePhoto : nil) }
             try await withPlainConnection(path: path) { db in
-                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for statement in Self.grdbVersion1 { _ = try db.rows(statement) }
                 for report in older { try await Self.insertAsGRDBDid(report, into: db) }
             }
 
@@ -211,10 +211,10 @@ struct ReportStoreEarlierReleaseTests {
             let path = directory.appendingPathComponent("reports.sqlite").path
             let older = (1...3).map { sampleReport($0) }
             try await withPlainConnection(path: path) { db in
-                for statement in Self.grdbVersion1 { _ = try await db.query(statement) }
+                for statement in Self.grdbVersion1 { _ = try db.rows(statement) }
                 for report in older { try await Self.insertAsGRDBDid(report, into: db) }
-                for statement in Self.version2 { _ = try await db.query(statement) }
-                _ = try await db.query("UPDATE delivery SET delivered_at = '2026-11-23T10:00:00Z' WHERE report_seq = 2")
+                for statement in Self.version2 { _ = try db.rows(statement) }
+                _ = try db.rows("UPDATE delivery SET delivered_at = '2026-11-23T10:00:00Z' WHERE report_seq = 2")
             }
 
             try await withStore(path: path) { store async throws in

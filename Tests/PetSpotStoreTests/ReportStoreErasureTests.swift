@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 import PetSpotTestSupport
 import Testing
 @testable import PetSpotStore
@@ -73,7 +73,7 @@ struct ReportStoreErasureTests {
     /// Rows of the board's R*Tree, read past the store.
     static func positionRows(path: String) async throws -> Int? {
         try await withPlainConnection(path: path) { db in
-            try await db.query("SELECT COUNT(*) AS count FROM board_position").first?.column("count")?.integer
+            try db.rows("SELECT COUNT(*) AS count FROM board_position").first?.column("count")?.integer
         }
     }
 
@@ -130,10 +130,10 @@ struct ReportStoreErasureTests {
     /// `sqlite3 .backup` does while it copies.
     static func withReaderHoldingSnapshot<T>(path: String, _ body: () async throws -> T) async throws -> T {
         try await withPlainConnection(path: path) { reader in
-            _ = try await reader.query("BEGIN")
-            _ = try await reader.query("SELECT COUNT(*) FROM report")
+            _ = try reader.rows("BEGIN")
+            _ = try reader.rows("SELECT COUNT(*) FROM report")
             let result = try await body()
-            _ = try await reader.query("COMMIT")
+            _ = try reader.rows("COMMIT")
             return result
         }
     }

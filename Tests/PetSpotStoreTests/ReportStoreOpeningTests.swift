@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 import Testing
 @testable import PetSpotStore
 
@@ -109,10 +109,10 @@ struct ReportStoreOpeningTests {
             _ = try await store.submit(sampleReport(1))
             // A reader holding its snapshot, as a backup does (the checkpoint waits out the busy timeout).
             let error = try await withPlainConnection(path: path) { reader in
-                _ = try await reader.query("BEGIN")
-                _ = try await reader.query("SELECT COUNT(*) FROM report")
+                _ = try reader.rows("BEGIN")
+                _ = try reader.rows("SELECT COUNT(*) FROM report")
                 let error = await #expect(throws: ReportStoreError.self) { try await store.close() }
-                _ = try await reader.query("COMMIT")
+                _ = try reader.rows("COMMIT")
                 return error
             }
             #expect(error?.kind == .io)
@@ -159,8 +159,8 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("contacts.sqlite").path
             try await withPlainConnection(path: path) { foreign in
-                _ = try await foreign.query("CREATE TABLE contact (name TEXT)")
-                _ = try await foreign.query("INSERT INTO contact VALUES ('Alice')")
+                _ = try foreign.rows("CREATE TABLE contact (name TEXT)")
+                _ = try foreign.rows("INSERT INTO contact VALUES ('Alice')")
             }
 
             let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
@@ -168,9 +168,9 @@ struct ReportStoreOpeningTests {
             #expect(error?.description.contains(path) == true)
 
             let state = try await withPlainConnection(path: path) { check in
-                (tables: try await check.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                (tables: try check.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
                     .map { $0.column("name")?.string },
-                 journalMode: try await check.query("PRAGMA journal_mode").first?.column("journal_mode")?.string)
+                 journalMode: try check.rows("PRAGMA journal_mode").first?.column("journal_mode")?.string)
             }
             #expect(state.tables == ["contact"])
             #expect(state.journalMode == "delete")
@@ -182,7 +182,7 @@ struct ReportStoreOpeningTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
             try await withPlainConnection(path: path) { foreign in
-                _ = try await foreign.query("PRAGMA application_id = 42")
+                _ = try foreign.rows("PRAGMA application_id = 42")
             }
 
             let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
@@ -199,7 +199,7 @@ struct ReportStoreOpeningTests {
             }
 
             try await withPlainConnection(path: path) { newer in
-                _ = try await newer.query("INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+                _ = try newer.rows("INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
             }
 
             let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
@@ -208,7 +208,7 @@ struct ReportStoreOpeningTests {
             #expect(error?.description.contains("v2-from-the-future") == true)
 
             let count = try await withPlainConnection(path: path) { check in
-                try await check.query("SELECT COUNT(*) AS count FROM report").first?.column("count")?.integer
+                try check.rows("SELECT COUNT(*) AS count FROM report").first?.column("count")?.integer
             }
             #expect(count == 1)
         }

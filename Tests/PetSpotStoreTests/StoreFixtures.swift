@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteNIO
+import PetSpotSQLite
 @testable import PetSpotStore
 
 /// The wall time the tests hand a store when they open it: what reports stored before a
@@ -58,14 +58,16 @@ func openAndClose(path: String) async throws(ReportStoreError) {
 
 /// Runs `body` on a plain SQLite connection to `path`, without any of the store's rules, closed
 /// afterwards: for building files the store must refuse or take over, and for looking into them.
-func withPlainConnection<T>(path: String, _ body: (SQLiteConnection) async throws -> T) async throws -> T {
-    let connection = try await SQLiteConnection.open(storage: .file(path: path))
+func withPlainConnection<T>(path: String, _ body: (SQLiteDatabase) async throws -> T) async throws -> T {
+    let connection = try SQLiteDatabase(path: path)
+    // Waits for the store's locks, as a tool beside it would.
+    try connection.execute("PRAGMA busy_timeout = 5000")
     do {
         let result = try await body(connection)
-        try await connection.close()
+        try connection.close()
         return result
     } catch {
-        try? await connection.close()
+        try? connection.close()
         throw error
     }
 }
