@@ -137,6 +137,7 @@ let package = Package(
         ]),
         .testTarget(name: "PetSpotLoggingTests", dependencies: ["PetSpotLogging", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "PetSpotRelayTests", dependencies: ["PetSpotRelay", "PetSpotClient", "PetSpotJSON", "PetSpotSettings", "PetSpotSystem", "PetSpotText"]),
+        .testTarget(name: "PetSpotSQLiteTests", dependencies: ["PetSpotSQLite"]),
         .testTarget(name: "PetSpotStoreTests", dependencies: ["PetSpotTestSupport", 
             "PetSpotStore",
             // The nearest-first search of the animal list, run over a real board.

@@ -14,7 +14,7 @@ enum ReportSchema {
     /// One step of the layout, known by its name once applied.
     struct Migration: Sendable {
         let identifier: String
-        /// Run in order, one statement each: SQLiteNIO runs only the first statement of a string.
+        /// Run in order, one statement each: `SQLiteDatabase` refuses a string of two.
         let statements: [String]
         /// Run after `statements`, each with the time of the upgrade bound as `?1` (milliseconds
         /// since 1970, the daemon's wall time handed to the store): what rows stored before the

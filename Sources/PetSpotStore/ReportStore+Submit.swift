@@ -56,7 +56,7 @@ extension ReportStore {
     /// all (up to a group's bounds); reads queued meanwhile keep their places in between.
     private func askForGroupTurn() {
         // Unstructured, like every operation: once queued, a submit is stored or failed with its
-        // group even if its caller is cancelled (SQLiteNIO skips the statements of a cancelled task).
+        // group even if its caller is cancelled.
         Task { [self] in
             await gate.withTurn {
                 let (group, more) = takeGroup()

@@ -11,7 +11,7 @@ import Darwin
 /// Finished reports, stored durably in one SQLite file.
 ///
 /// One connection, one database thread: every statement and every look at the files runs there
-/// (SQLiteNIO's thread pool), never on an event loop or the caller's thread. Operations take turns
+/// (`DatabaseConnection`), never on an event loop or the caller's thread. Operations take turns
 /// (`SerialGate`), so a read never sees a transaction that has not committed.
 ///
 /// This file opens and checks the file and runs operations in turn; each job has its own file:
@@ -155,7 +155,6 @@ public final class ReportStore: Sendable {
     /// Returns whether the damage check was left for `checkDeferred()`.
     private static func prepare(_ db: DatabaseConnection, path: String, now: Date, box: String, checkAtOpenMaxBytes: Int64) async throws -> Bool {
         // PRAGMA takes no bound parameters; the values are this type's constants.
-        // Also replaces SQLiteNIO's busy handler, which retries without pause and without end.
         try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         // Before anything writes: a damaged file (a copy torn by a write) is refused as it is.
         var info = stat()
@@ -208,8 +207,8 @@ public final class ReportStore: Sendable {
         }
         let path = self.path
         let watch = self.watch
-        // Once begun, an operation runs to its end even if its caller is cancelled: SQLiteNIO
-        // skips the statements of a cancelled task, which would leave a transaction open.
+        // Once begun, an operation runs to its end even if its caller is cancelled: a
+        // transaction left half done would stay open on the connection.
         let task = Task { [self] () async throws -> T in
             try await gate.withTurn { () async throws -> T in
                 guard let db = connection.withLockedValue({ $0 }) else {

@@ -2,9 +2,9 @@ import NIOConcurrencyHelpers
 
 /// Lets one operation at a time through, in the order they arrived.
 ///
-/// The store has one SQLite connection, and SQLiteNIO runs each statement as its own work item:
-/// a statement of one operation issued while another operation's transaction is open would run
-/// inside that transaction. Holding the gate for a whole operation keeps them apart.
+/// The store has one SQLite connection, and most operations run each statement as its own work
+/// item of the database thread: a statement of one operation issued while another operation's
+/// transaction is open would run inside that transaction. Holding the gate for a whole operation keeps them apart.
 final class SerialGate: Sendable {
     private struct State {
         var busy = false
