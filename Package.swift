@@ -117,6 +117,10 @@ let package = Package(
         ]),
         // Load generator for the figures in docs/PERFORMANCE.md (not installed).
         .executableTarget(name: "petspot-load", dependencies: ["PetSpotClient", "PetSpotJSON"], path: "Benchmarks/petspot-load"),
+        // A bare SwiftNIO line echo: the request path's anchor beside the C echo server.
+        .executableTarget(name: "petspot-nio-echo", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        ], path: "Benchmarks/nio-echo"),
         // The report store alone, in process: what durable submits cost without the socket and the flow.
         .executableTarget(name: "petspot-store-load", dependencies: ["PetSpotStore"], path: "Benchmarks/petspot-store-load"),
         // The animal list over a board of many reports, in process: a page's time per kind of query.

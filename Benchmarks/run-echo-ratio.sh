@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# petspotd against a bare C epoll NDJSON echo server (Benchmarks/echo/echo.c), side by side in
-# one run with the same load client and the same request lines. Prints each figure, the ratios
-# and the goals of docs/PERFORMANCE.md ("Against a bare C echo server"), flow.get both with a
+# petspotd against a bare C epoll NDJSON echo server (Benchmarks/echo/echo.c) and a bare SwiftNIO
+# line echo (Benchmarks/nio-echo), side by side in one run with the same load client and the same
+# request lines. Prints each figure, the ratios and the goals of docs/PERFORMANCE.md ("Against a
+# bare C echo server"), flow.get both with a
 # flow per connection and with all 64 on one flow (the load client in C only), then allocations per
 # flow.get (Benchmarks/run-allocs.sh).
 #   Benchmarks/run-echo-ratio.sh [seconds per figure]
@@ -14,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}
+RELEASE_PRODUCTS="petspotd petspot-load petspot-nio-echo"
 . Benchmarks/release-bin.sh
 dir=$(mktemp -d)
 cc -O2 -Wall -Wextra -Werror -o "$dir/petspot-echo" Benchmarks/echo/echo.c
@@ -53,6 +55,7 @@ load "$dir/petspotd.sock" 1 --method flow.get; read -r get1 get1p99 <<<"$result"
 if [ "$client" = c ]; then load "$dir/petspotd.sock" 1 --method flow.get-one; read -r getone getonep99 <<<"$result"; fi
 load "$dir/petspotd.sock" 1 --method daemon.info; read -r info1 info1p99 <<<"$result"
 load "$dir/petspotd.sock" 32 --method flow.get; read -r get32 _ <<<"$result"
+if [ "$client" = c ]; then load "$dir/petspotd.sock" 32 --method flow.get-one; read -r getone32 _ <<<"$result"; fi
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
 "$dir/petspot-echo" "$dir/echo.sock" 2>"$dir/echo.log" &
@@ -63,6 +66,17 @@ load "$dir/echo.sock" 1 --method flow.get --echo; read -r echo1 echo1p99 <<<"$re
 load "$dir/echo.sock" 32 --method flow.get --echo; read -r echo32 _ <<<"$result"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 pid=""
+
+if [ -x "$bin/petspot-nio-echo" ]; then
+  "$bin/petspot-nio-echo" "$dir/nio-echo.sock" 2>"$dir/nio-echo.log" &
+  pid=$!
+  wait_for_socket "$dir/nio-echo.sock"
+  echo "== SwiftNIO echo, the same flow.get lines"
+  load "$dir/nio-echo.sock" 1 --method flow.get --echo; read -r nio1 nio1p99 <<<"$result"
+  load "$dir/nio-echo.sock" 32 --method flow.get --echo; read -r nio32 _ <<<"$result"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  pid=""
+fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 met() { awk -v v="$1" -v g="$2" -v dir="$3" 'BEGIN { ok = (dir == "min") ? v >= g : v <= g; print ok ? "met" : "NOT met" }'; }
@@ -84,6 +98,24 @@ if [ "$client" = c ]; then
 fi
 printf '%-34s %12s %10s   %s\n' "daemon.info / echo (64x1)" "$r_info" "" ">= 0.45: $(met "$r_info" 0.45 min)"
 printf '%-34s %12s %10s   %s\n' "flow.get / echo (64x32)" "$(ratio "$get32" "$echo32")" "" ""
+if [ -n "${nio1:-}" ]; then
+  printf '%-34s %12s %10s   %s\n' "SwiftNIO echo, 64x1" "$nio1" "$nio1p99" ""
+  printf '%-34s %12s %10s   %s\n' "SwiftNIO echo, 64x32" "$nio32" "" ""
+  printf '%-34s %12s %10s   %s\n' "SwiftNIO echo / C echo (64x1)" "$(ratio "$nio1" "$echo1")" "" ""
+  printf '%-34s %12s %10s   %s\n' "flow.get / C echo (64x1)" "$r_get" "" ">= 0.45: $(met "$r_get" 0.45 min)"
+  r_p99=$(ratio "$get1p99" "$nio1p99")
+  printf '%-34s %12s %10s   %s\n' "flow.get p99 / NIO echo p99" "$r_p99" "" "<= 1.2: $(met "$r_p99" 1.2 max)"
+  if [ "$client" = c ]; then
+    r_onep99=$(ratio "$getonep99" "$nio1p99")
+    printf '%-34s %12s %10s   %s\n' "one flow: p99 / NIO echo p99" "$r_onep99" "" "<= 1.2: $(met "$r_onep99" 1.2 max)"
+    r_one=$(ratio "$getone" "$echo1")
+    printf '%-34s %12s %10s   %s\n' "one flow: flow.get / C echo" "$r_one" "" ">= 0.45: $(met "$r_one" 0.45 min)"
+    r_one32=$(ratio "$getone32" "$nio32")
+    printf '%-34s %12s %10s   %s\n' "one flow: 64x32 / NIO echo 64x32" "$r_one32" "" ">= 0.2: $(met "$r_one32" 0.2 min)"
+  fi
+  r_32=$(ratio "$get32" "$nio32")
+  printf '%-34s %12s %10s   %s\n' "flow.get 64x32 / NIO echo 64x32" "$r_32" "" ">= 0.2: $(met "$r_32" 0.2 min)"
+fi
 allocs=$(BIN="$bin" Benchmarks/run-allocs.sh flow.get 1 4 | awk '/^allocations per/ {print $NF}')
 # 27.0 per flow.get at commit 9207635, before the kept views: the goal is 5 times fewer.
 printf '%-34s %12s %10s   %s\n' "allocations per flow.get" "$allocs" "" "<= 5.4: $(met "$allocs" 5.4 max)"
