@@ -1,10 +1,12 @@
 // The request path's second anchor (docs/PERFORMANCE.md, "Against a bare C echo server"): what a
 // SwiftNIO server reaches doing nothing. Every complete line a connection sends is written back
-// as it came, on as many event loops as petspotd serves with by default (one per core).
+// as it came, a line at a time, on as many event loops as petspotd serves with by default (one
+// per core).
 //   petspot-nio-echo SOCKET
 import NIOCore
 import NIOPosix
 
+/// Frames lines as a NIO server that reads NDJSON must, and writes each one back on its own.
 final class LineEchoHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -18,13 +20,11 @@ final class LineEchoHandler: ChannelInboundHandler {
             buffer = held
             partial = nil
         }
-        guard let last = buffer.readableBytesView.lastIndex(of: UInt8(ascii: "\n")) else {
-            partial = buffer
-            return
+        while let end = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = buffer.readSlice(length: end - buffer.readerIndex + 1)!
+            context.write(wrapOutboundOut(line), promise: nil)
         }
-        let lines = buffer.readSlice(length: last - buffer.readerIndex + 1)!
         if buffer.readableBytes > 0 { partial = buffer }
-        context.write(wrapOutboundOut(lines), promise: nil)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
