@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-/* Text bound by copy: SQLite keeps its own until the statement is reset. */
+/* Text bound by copy: SQLite keeps its own until it is bound again or the bindings are cleared. */
 static inline int petspot_sqlite3_bind_text_copy(sqlite3_stmt *statement, int index, const char *text, int bytes) {
     return sqlite3_bind_text(statement, index, text, bytes, SQLITE_TRANSIENT);
 }

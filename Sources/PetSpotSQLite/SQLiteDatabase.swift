@@ -12,12 +12,14 @@ import CSQLite3
 /// database thread). It is `@unchecked Sendable` so that it can be handed to that thread.
 public final class SQLiteDatabase: @unchecked Sendable {
     private let handle: OpaquePointer
-    /// Prepared statements by their SQL, reset after each use.
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by their SQL, reset after each use, with when each was last used.
+    private var statements: [String: (statement: OpaquePointer, lastUse: UInt64)] = [:]
+    /// Counts the statements run: what "last used" is told in.
+    private var uses: UInt64 = 0
     private var isClosed = false
 
-    /// Statements kept prepared. The store's statements are fewer; SQL made with a varying
-    /// number of placeholders is what could grow past it, and then all are prepared anew.
+    /// Statements kept prepared. The store's fixed statements are fewer; SQL made with a varying
+    /// number of placeholders (IN lists) can grow past it, and then the least recently used goes.
     public static let maxKeptStatements = 256
 
     /// Opens the file at `path`, creating it when missing. No URI and no `:memory:`: a path is a
@@ -75,6 +77,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// Whether a transaction is open: false after COMMIT or ROLLBACK, and after SQLite rolled one
+    /// back by itself (a trigger's `RAISE(ROLLBACK)`, a full disk in some cases).
+    public var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
+
     /// Finalizes the kept statements and closes the connection. When SQLite refuses (a statement
     /// still open), the connection stays usable and open.
     public func close() throws {
@@ -89,11 +95,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     private func run(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteRow) -> Void) throws {
         guard !isClosed else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed") }
-        let statement = try prepared(sql)
+        let (statement, kept) = try prepared(sql)
         // Bindings cleared too: a blob bound in place must not outlive this call.
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
+            if !kept { sqlite3_finalize(statement) }
         }
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard expected == binds.count else {
@@ -104,13 +111,27 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try withBlobsBound(binds[...], to: statement) { try step(statement, onRow) }
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
-        if statements.count >= Self.maxKeptStatements { finalizeAll() }
+    /// The statement of `sql`, and whether it is kept for the next run of the same text.
+    private func prepared(_ sql: String) throws -> (OpaquePointer, kept: Bool) {
+        uses &+= 1
+        if let kept = statements[sql] {
+            statements[sql]?.lastUse = uses
+            return (kept.statement, true)
+        }
+        // SQLite does a PRAGMA's work as it prepares it (busy_timeout, say) and prepares it again
+        // for every run: keeping one saves nothing and would only hold its memory.
+        let keep = !sql.drop(while: \.isWhitespace).prefix(6).uppercased().hasPrefix("PRAGMA")
+        if keep, statements.count >= Self.maxKeptStatements,
+           let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
+            sqlite3_finalize(oldest.value.statement)
+            statements[oldest.key] = nil
+        }
         var prepared: OpaquePointer?
         let (result, rest) = sql.withCString { text -> (Int32, String) in
             var tail: UnsafePointer<CChar>?
-            let result = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, &tail)
+            let flags = keep ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+            let result = sqlite3_prepare_v3(handle, text, -1, flags, &prepared, &tail)
             return (result, tail.map { String(cString: $0) } ?? "")
         }
         guard result == SQLITE_OK else { throw failure(result) }
@@ -120,12 +141,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
             sqlite3_finalize(prepared)
             throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement in \"\(sql.prefix(80))\"")
         }
-        statements[sql] = prepared
-        return prepared
+        if keep { statements[sql] = (prepared, uses) }
+        return (prepared, keep)
     }
 
     private func finalizeAll() {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for kept in statements.values { sqlite3_finalize(kept.statement) }
         statements.removeAll()
     }
 

@@ -140,7 +140,7 @@ extension ReportStore {
     {
         do {
             return .success(try insert(member, box: box, into: db, path: path))
-        } catch let error where failsOnlyItsMember(error) {
+        } catch let error where failsOnlyItsMember(error) && db.isInTransaction {
             // Only this member's statement was undone (the owner check writes nothing; SQLite
             // undoes a statement that breaks a constraint, not the transaction).
             return .failure(ReportStoreError(wrapping: error, path: path, action: submitAction, fallback: .io))

@@ -134,7 +134,12 @@ public final class ReportStore: Sendable {
         } catch {
             // Explained before closing: the close may free what was missing (space, say).
             let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
-            try? await connection.close()
+            if failure.kind == .damaged {
+                // Closing would fold a WAL left by a crash into the damaged file.
+                await connection.abandon()
+            } else {
+                try? await connection.close()
+            }
             if created.load(ordering: .relaxed) { removeIfStillEmpty(path: path) }
             return .failure(failure)
         }
@@ -182,11 +187,13 @@ public final class ReportStore: Sendable {
 
     // MARK: - Internal
 
-    /// The connection's journal mode and synchronous level: what makes a returned commit survive a crash.
-    func durabilitySettings() async throws -> (journalMode: String, synchronous: Int) {
+    /// The connection's journal mode and synchronous level, what makes a returned commit survive a
+    /// crash, and how long it waits for another connection's lock.
+    func durabilitySettings() async throws -> (journalMode: String, synchronous: Int, busyTimeoutMilliseconds: Int) {
         try await reading("cannot read settings") { db in
             (try await db.row("PRAGMA journal_mode")?.text("journal_mode") ?? "",
-             Int(try await db.row("PRAGMA synchronous")?.integer("synchronous") ?? -1))
+             Int(try await db.row("PRAGMA synchronous")?.integer("synchronous") ?? -1),
+             Int(try await db.row("PRAGMA busy_timeout")?.integer("timeout") ?? -1))
         }
     }
 

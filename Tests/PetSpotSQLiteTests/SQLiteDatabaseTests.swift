@@ -47,6 +47,32 @@ struct SQLiteDatabaseTests {
         }
     }
 
+    @Test("a PRAGMA run again does its work again, and reads the value as it now is")
+    func pragmasRunAgain() throws {
+        try withDatabase { db, _ throws in
+            for timeout in [5000, 0, 5000, 0, 250] {
+                try db.execute("PRAGMA busy_timeout = \(timeout)")
+                #expect(try db.row("PRAGMA busy_timeout")?.column("timeout") == .integer(timeout))
+            }
+        }
+    }
+
+    @Test("whether a transaction is open, also after a trigger rolled it back whole")
+    func transactionState() throws {
+        try withDatabase { db, _ throws in
+            try db.execute("CREATE TABLE t (n INTEGER)")
+            try db.execute("CREATE TRIGGER no_sevens BEFORE INSERT ON t WHEN NEW.n = 7 BEGIN SELECT RAISE(ROLLBACK, 'no sevens'); END")
+            #expect(!db.isInTransaction)
+            try db.execute("BEGIN IMMEDIATE")
+            #expect(db.isInTransaction)
+            try db.execute("INSERT INTO t VALUES (1)")
+            let refused = #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (7)") }
+            #expect(refused?.isConstraint == true)
+            #expect(!db.isInTransaction)
+            #expect(try db.row("SELECT COUNT(*) AS n FROM t")?.column("n") == .integer(0))
+        }
+    }
+
     @Test("more distinct statements than are kept are each still right")
     func manyStatements() throws {
         try withDatabase { db, _ throws in

@@ -63,6 +63,33 @@ struct ReportStoreDamageTests {
         }
     }
 
+    @Test("a damaged file with the WAL a crash left is refused at opening, and neither the file nor its WAL is written")
+    func refusedAtOpeningWithWAL() async throws {
+        try await withTemporaryDirectory { directory in
+            let made = directory.appendingPathComponent("made.sqlite").path
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            try await Self.makeFile(made, count: 40)
+            // A writer that stops with its last commit in the WAL only: the copy taken while it
+            // still holds the file open is what a crash leaves behind.
+            try await withPlainConnection(path: made) { db in
+                try db.execute("PRAGMA wal_autocheckpoint = 0")
+                try db.execute("CREATE TABLE crash_marker (x INTEGER)")
+                try db.execute("INSERT INTO crash_marker VALUES (1)")
+                try FileManager.default.copyItem(atPath: made, toPath: path)
+                try FileManager.default.copyItem(atPath: made + "-wal", toPath: path + "-wal")
+            }
+            try Self.damagePage(path, page: try Self.pages(path) / 2)
+            let before = try Self.bytes(path)
+            let walBefore = try Self.bytes(path + "-wal")
+            #expect(!walBefore.isEmpty)
+
+            let error = await #expect(throws: ReportStoreError.self) { try await openAndClose(path: path) }
+            #expect(error?.kind == .damaged)
+            #expect(try Self.bytes(path) == before)
+            #expect(try Self.bytes(path + "-wal") == walBefore)
+        }
+    }
+
     @Test("a file over checkAtOpenMaxBytes opens, and the deferred check finds the damage; the store then refuses everything, says so once, and leaves the file as it was",
           arguments: [false, true])
     func deferredCheck(fileIsAtLimit: Bool) async throws {

@@ -181,6 +181,26 @@ struct ReportStoreGroupCommitTests {
         }
     }
 
+    @Test("a constraint of the file's own that rolls the whole transaction back fails the whole group: nothing is stored behind the answers")
+    func fileConstraintRollsBackTheGroup() async throws {
+        try await withTemporaryStore { store in
+            try await store.execute("""
+                CREATE TRIGGER roll_back_report_2 BEFORE INSERT ON report WHEN NEW.id = 'report-2'
+                BEGIN SELECT RAISE(ROLLBACK, 'report-2 rolls back here'); END
+                """)
+            let outcomes = try await submitTogether(store, (1...3).map { sampleReport($0) })
+            for outcome in outcomes {
+                guard case .failure(let error) = outcome else {
+                    Issue.record("a member was answered as stored after its transaction was rolled back")
+                    continue
+                }
+                #expect(error.message.contains("report-2 rolls back here"), "\(error)")
+            }
+            #expect(try await store.count() == 0)
+            #expect(try await store.deliveryCounts().pending == 0)
+        }
+    }
+
     @Test("every report of a group gets its pending delivery row")
     func groupMembersArePending() async throws {
         try await withTemporaryStore { store in

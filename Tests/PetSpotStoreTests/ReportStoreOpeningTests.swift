@@ -41,16 +41,21 @@ struct ReportStoreOpeningTests {
         }
     }
 
-    @Test("the writer connection is in WAL mode with synchronous=FULL, so a returned commit survives a crash")
+    @Test("the writer connection is in WAL mode with synchronous=FULL, so a returned commit survives a crash, and waits for other writers")
     func commitsAreDurable() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("reports.sqlite").path
-            for _ in 0..<2 {  // new file, then existing file
+            for round in 0..<2 {  // new file, then existing file
                 let store = try await ReportStore(path: path, now: storeNow, box: testBox)
                 let settings = try await store.durabilitySettings()
                 #expect(settings.journalMode == "wal")
                 #expect(settings.synchronous == 2)  // FULL
-                _ = try await store.submit(sampleReport(1))
+                // The WAL folded in at opening and after an erasure waits for no one; what
+                // follows waits again, however often it ran.
+                #expect(settings.busyTimeoutMilliseconds == ReportStore.busyTimeoutMilliseconds)
+                let report = try await store.submit(sampleReport(1 + round)).report
+                _ = try await store.erase(id: report.id, ownerUID: report.ownerUID, now: storeNow)
+                #expect(try await store.durabilitySettings().busyTimeoutMilliseconds == ReportStore.busyTimeoutMilliseconds)
                 try await store.close()
             }
         }
