@@ -58,24 +58,23 @@ load "$dir/petspotd.sock" 32 --method flow.get; read -r get32 _ <<<"$result"
 if [ "$client" = c ]; then load "$dir/petspotd.sock" 32 --method flow.get-one; read -r getone32 _ <<<"$result"; fi
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
-"$dir/petspot-echo" "$dir/echo.sock" 2>"$dir/echo.log" &
-pid=$!
-wait_for_socket "$dir/echo.sock"
-echo "== C echo server, the same flow.get lines"
-load "$dir/echo.sock" 1 --method flow.get --echo; read -r echo1 echo1p99 <<<"$result"
-load "$dir/echo.sock" 32 --method flow.get --echo; read -r echo32 _ <<<"$result"
-kill "$pid"; wait "$pid" 2>/dev/null || true
-pid=""
-
-if [ -x "$bin/petspot-nio-echo" ]; then
-  "$bin/petspot-nio-echo" "$dir/nio-echo.sock" 2>"$dir/nio-echo.log" &
+# echo_figures PROGRAM SOCKET TITLE: an echo server under the same load, 64x1 then 64x32; leaves
+# "req/s p99ms req/s-at-32" in $figures.
+echo_figures() {
+  "$1" "$2" 2>"$2.log" &
   pid=$!
-  wait_for_socket "$dir/nio-echo.sock"
-  echo "== SwiftNIO echo, the same flow.get lines"
-  load "$dir/nio-echo.sock" 1 --method flow.get --echo; read -r nio1 nio1p99 <<<"$result"
-  load "$dir/nio-echo.sock" 32 --method flow.get --echo; read -r nio32 _ <<<"$result"
+  wait_for_socket "$2"
+  echo "== $3, the same flow.get lines"
+  local one p99 many
+  load "$2" 1 --method flow.get --echo; read -r one p99 <<<"$result"
+  load "$2" 32 --method flow.get --echo; read -r many _ <<<"$result"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   pid=""
+  figures="$one $p99 $many"
+}
+echo_figures "$dir/petspot-echo" "$dir/echo.sock" "C echo server"; read -r echo1 echo1p99 echo32 <<<"$figures"
+if [ -x "$bin/petspot-nio-echo" ]; then
+  echo_figures "$bin/petspot-nio-echo" "$dir/nio-echo.sock" "SwiftNIO echo"; read -r nio1 nio1p99 nio32 <<<"$figures"
 fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
