@@ -134,8 +134,9 @@ public final class ReportStore: Sendable {
         } catch {
             // Explained before closing: the close may free what was missing (space, say).
             let failure = ReportStoreError(wrapping: error, path: path, action: "cannot open", fallback: .open)
-            if failure.kind == .damaged {
-                // Closing would fold a WAL left by a crash into the damaged file.
+            if failure.kind == .damaged && walHoldsFrames(path) {
+                // Closing would fold the WAL a crash left into the damaged file. An empty one (this
+                // start's) is only deleted by the close, which leaves the folder as it was found.
                 await connection.abandon()
             } else {
                 try? await connection.close()
@@ -301,6 +302,12 @@ public final class ReportStore: Sendable {
                     + "move it away to start a new database")
         }
         return false
+    }
+
+    /// Whether the database's WAL file exists and is not empty.
+    private static func walHoldsFrames(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     private static func isEmptyFile(_ path: String) -> Bool {
