@@ -135,17 +135,9 @@ extension ReportStore {
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            let committed = committedTransactions
-            // The whole transaction in one turn of the database thread.
-            let outcomes = try await db.withDatabase { sqlite in
-                try watch.check()
-                let outcomes = try sqlite.inTransaction {
-                    var reports = try Self.read(group, in: sqlite)
-                    return try group.map { try Self.make($0, on: &reports, in: sqlite) }
-                }
-                committed.withLockedValue { $0 += 1 }
-                try watch.check()
-                return outcomes
+            let outcomes = try await groupTransaction(db) { sqlite in
+                var reports = try Self.read(group, in: sqlite)
+                return try group.map { try Self.make($0, on: &reports, in: sqlite) }
             }
             // Before the answers: whoever learns of this write finds the cleanup done, or pending.
             if let erasedAt = outcomes.compactMap(\.erasedAt).min() {

@@ -49,9 +49,9 @@ extension ReportStore {
         let now = now.inWholeMilliseconds
         // Due when base + after <= now, reckoned as `ReportLife.expiresAt`/`erasesAt` do.
         let cutoff = now.milliseconds - after.wholeMilliseconds
-        return try await writing(action) { db in
+        return try await writing(action) { db in try await db.withDatabase { sqlite in
             // The base's partial index, in order: never more rows read than are changed.
-            let rows = try await db.rows("""
+            let rows = try sqlite.rows("""
                 SELECT \(StoredReport.selectedColumns) FROM report_life JOIN report ON report.seq = report_life.report_seq
                 LEFT JOIN delivery ON delivery.report_seq = report.seq
                 WHERE report_life.\(column) IS NOT NULL AND report_life.\(column) <= ?
@@ -63,11 +63,10 @@ extension ReportStore {
                 let stored = try StoredReport(row: row)
                 // Selected by its base, so the rules allow it; they decide what it becomes.
                 guard case .changed(let life) = stored.life.applying(change, at: now) else { continue }
-                let seq = try row.integer("seq")
-                changed.append(try await db.withDatabase { try Self.write(life, of: stored, seq: seq, edit: nil, into: $0) })
+                changed.append(try Self.write(life, of: stored, seq: try row.integer("seq"), edit: nil, into: sqlite))
                 erasedAt = life.erasedAt ?? erasedAt
             }
             return (changed, erasedAt: erasedAt)
-        }
+        } }
     }
 }

@@ -86,16 +86,8 @@ extension ReportStore {
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            let committed = committedTransactions
-            // The whole transaction in one turn of the database thread.
-            let outcomes = try await db.withDatabase { sqlite in
-                try watch.check()
-                let outcomes = try sqlite.inTransaction { try Self.insertEach(group, box: box, into: sqlite, path: path) }
-                committed.withLockedValue { $0 += 1 }
-                // Committed, but only to the file SQLite has open: it counts once that file is
-                // still the one at the path. Checked in the same turn, so no other commit comes between.
-                try watch.check()
-                return outcomes
+            let outcomes = try await groupTransaction(db) { sqlite in
+                try Self.insertEach(group, box: box, into: sqlite, path: path)
             }
             // Before the answers: whoever learns of this write finds the cleanup it tried done, or pending.
             await cleanDiskIfPending(db)

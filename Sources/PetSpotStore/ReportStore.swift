@@ -240,6 +240,23 @@ public final class ReportStore: Sendable {
         }
     }
 
+    /// A group's transaction (of submits, of changes) in one turn of the database thread, between
+    /// two checks that the file is still the one at the path: the second tells whether the commit
+    /// counts, and no other commit comes between it and the commit.
+    func groupTransaction<T: Sendable>(
+        _ db: DatabaseConnection, _ body: @escaping @Sendable (SQLiteDatabase) throws -> T
+    ) async throws -> T {
+        let watch = self.watch
+        let committed = committedTransactions
+        return try await db.withDatabase { sqlite in
+            try watch.check()
+            let result = try sqlite.inTransaction { try body(sqlite) }
+            committed.withLockedValue { $0 += 1 }
+            try watch.check()
+            return result
+        }
+    }
+
     /// A failure because the file is gone (a new reader cannot open it) is told as that, not as
     /// the SQLite error it caused.
     static func explain(

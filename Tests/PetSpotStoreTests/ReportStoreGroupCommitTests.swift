@@ -158,13 +158,18 @@ struct ReportStoreGroupCommitTests {
         }
     }
 
+    /// A trigger of the file's own that refuses report-2 with `RAISE(raise)`.
+    static func refuseReport2(in store: ReportStore, raising raise: String) async throws {
+        try await store.execute("""
+            CREATE TRIGGER refuse_report_2 BEFORE INSERT ON report WHEN NEW.id = 'report-2'
+            BEGIN SELECT RAISE(\(raise)); END
+            """)
+    }
+
     @Test("a constraint of the file's own that refuses one member: the group's statement is undone and each member stored alone, in one transaction")
     func fileConstraintRefusesOneMember() async throws {
         try await withTemporaryStore { store in
-            try await store.execute("""
-                CREATE TRIGGER refuse_report_2 BEFORE INSERT ON report WHEN NEW.id = 'report-2'
-                BEGIN SELECT RAISE(ABORT, 'report-2 is refused here'); END
-                """)
+            try await Self.refuseReport2(in: store, raising: "ABORT, 'report-2 is refused here'")
             let first = store.committedTransactions.withLockedValue { $0 }
             let outcomes = try await submitTogether(store, (1...3).map { sampleReport($0) })
 
@@ -184,10 +189,7 @@ struct ReportStoreGroupCommitTests {
     @Test("a constraint of the file's own that rolls the whole transaction back fails the whole group: nothing is stored behind the answers")
     func fileConstraintRollsBackTheGroup() async throws {
         try await withTemporaryStore { store in
-            try await store.execute("""
-                CREATE TRIGGER roll_back_report_2 BEFORE INSERT ON report WHEN NEW.id = 'report-2'
-                BEGIN SELECT RAISE(ROLLBACK, 'report-2 rolls back here'); END
-                """)
+            try await Self.refuseReport2(in: store, raising: "ROLLBACK, 'report-2 rolls back here'")
             let outcomes = try await submitTogether(store, (1...3).map { sampleReport($0) })
             for outcome in outcomes {
                 guard case .failure(let error) = outcome else {
