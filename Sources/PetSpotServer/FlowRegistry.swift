@@ -27,6 +27,28 @@ public final class FlowRegistry: Sendable {
         var revision: UInt64 = 0
         /// The flow's view as written for the wire, while neither the flow nor the settings changed.
         var view: RenderedView?
+
+        /// For `flow.get`: the kept view if it is of `generation`, or else a copy of the flow to
+        /// write one from; marks the entry used.
+        mutating func touch(owner: UInt32, now: DaemonInstant, generation: UInt64, idleTimeout: Duration) throws(Unseen) -> Found {
+            guard self.owner == owner else { throw .otherOwner }
+            guard now.elapsed(since: lastUsed) <= idleTimeout else { throw .expired }
+            if now > lastUsed { lastUsed = now }
+            if let view, view.generation == generation { return .written(view.bytes) }
+            return .copy(flow, revision: revision)
+        }
+    }
+
+    /// What `flow.get` finds of a flow.
+    private enum Found {
+        case written([UInt8])
+        case copy(Flow, revision: UInt64)
+    }
+
+    /// Why a flow `flow.get` looked up is not the caller's to see.
+    private enum Unseen: Error {
+        case otherOwner
+        case expired
     }
 
     private struct RenderedView {
@@ -252,22 +274,22 @@ public final class FlowRegistry: Sendable {
     public func renderedView(_ id: String, owner: UInt32, generation: UInt64,
                              render: (Flow) -> (bytes: [UInt8], generation: UInt64)) throws(FlowRegistryError) -> [UInt8]
     {
-        enum Found { case written([UInt8]), copy(Flow, revision: UInt64) }
+        // Read before the lock, which then guards no more than a lookup and a few fields: both
+        // event loops ask for views all the time. A time read before another call's is never
+        // stored over it (`Entry.touch`).
+        let now = clock.now
         let found = try table.withLockedValue { table in Result { () throws(FlowRegistryError) -> Found in
-            let now = clock.now
-            // In place, by index: one lookup, and the entry (the whole flow) is neither copied out
-            // nor stored back, as `live` does for `withFlow`, which must be able to undo a change.
-            // (`entries[id]?.lastUsed = now` would allocate.)
-            guard let index = table.entries.index(forKey: id), table.entries.values[index].owner == owner else {
+            guard let index = table.entries.index(forKey: id) else { throw Self.notFound(id) }
+            // In place (`values[index]` yields the entry to `touch`): the entry, the whole flow, is
+            // neither copied out nor stored back, as `live` does for `withFlow`, which must be
+            // able to undo a change.
+            do throws(Unseen) {
+                return try table.entries.values[index].touch(owner: owner, now: now, generation: generation,
+                                                             idleTimeout: table.limits.flowIdleTimeout)
+            } catch {
+                if error == .expired { Self.expire(id, entry: table.entries.values[index], from: &table) }
                 throw Self.notFound(id)
             }
-            if now.elapsed(since: table.entries.values[index].lastUsed) > table.limits.flowIdleTimeout {
-                Self.expire(id, entry: table.entries.values[index], from: &table)
-                throw Self.notFound(id)
-            }
-            table.entries.values[index].lastUsed = now
-            if let view = table.entries.values[index].view, view.generation == generation { return .written(view.bytes) }
-            return .copy(table.entries.values[index].flow, revision: table.entries.values[index].revision)
         } }.get()
         switch found {
         case .written(let bytes):
