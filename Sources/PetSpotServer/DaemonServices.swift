@@ -6,6 +6,7 @@ import PetSpotProtocol
 import PetSpotStore
 import PetSpotSystem
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// The settings a reload (SIGHUP) may replace while flows and connections stay.
 public struct RuntimeSettings: Sendable {
@@ -49,8 +50,10 @@ public final class DaemonServices: Sendable {
     /// Tells relay watches how many reports wait once some are filed.
     let pendingCount: PendingCountNotifier
     private let runtime: NIOLockedValueBox<RuntimeSettings>
-    /// Counts reloads: a flow view written under older settings is not given again.
-    private let generation = NIOLockedValueBox<UInt64>(0)
+    /// Counts reloads: a flow view written under older settings is not given again. Changed
+    /// under `runtime`'s lock with the settings, so a reader of both there sees one or the
+    /// other; read without a lock where the number alone is asked, by every request.
+    private let generation = Atomic<UInt64>(0)
     /// `daemon.info`'s result as written for the wire, and the generation of the settings it shows.
     private let writtenInfo = NIOLockedValueBox<(generation: UInt64, bytes: [UInt8])?>(nil)
 
@@ -76,14 +79,20 @@ public final class DaemonServices: Sendable {
     public var location: LocationService { runtime.withLockedValue { $0.location } }
     public var limits: DaemonConfiguration.Limits { runtime.withLockedValue { $0.configuration.limits } }
 
-    /// What a request needs of the settings before its handler runs, read under one lock:
-    /// whether `peer` is a relay, the limits in force and the bounds its params are read with.
-    func requestSettings(for peer: Peer) -> RequestSettings {
-        let (relay, staff, limits, locationTimeoutMs) = runtime.withLockedValue { settings in
-            (settings.relayGroupID, settings.staffGroupID, settings.configuration.limits, settings.configuration.locationTimeoutMs)
+    /// What a request needs of the settings before its handler runs: whether `peer` is a relay,
+    /// the limits in force and the bounds its params are read with. `kept` is what the same peer
+    /// was given before, given again until a reload: a connection reads no lock and copies no
+    /// limits for each of its requests.
+    func requestSettings(for peer: Peer, kept: RequestSettings?) -> RequestSettings {
+        if let kept, kept.generation == generation.load(ordering: .acquiring) { return kept }
+        return runtime.withLockedValue { settings in
+            RequestSettings(generation: generation.load(ordering: .relaxed),
+                            isRelay: settings.relayGroupID.map { peer.isMember(of: $0) } ?? false,
+                            isStaff: settings.staffGroupID.map { peer.isMember(of: $0) } ?? false,
+                            limits: settings.configuration.limits,
+                            bounds: ParamBounds(locationTimeoutMs: settings.configuration.locationTimeoutMs,
+                                                maxReportsPage: settings.configuration.limits.maxReportsPage))
         }
-        return RequestSettings(isRelay: relay.map { peer.isMember(of: $0) } ?? false, isStaff: staff.map { peer.isMember(of: $0) } ?? false,
-                               limits: limits, bounds: ParamBounds(locationTimeoutMs: locationTimeoutMs, maxReportsPage: limits.maxReportsPage))
     }
 
     /// Puts reloaded settings in force; returns the ones they replace.
@@ -91,22 +100,22 @@ public final class DaemonServices: Sendable {
     func replace(with settings: RuntimeSettings) -> RuntimeSettings {
         // Settings and their generation change together: a reader of both sees one or the other.
         subscriptions.update(maxQueuedBytes: settings.configuration.limits.maxPendingOutputBytes)
-        return generation.withLockedValue { generation in
-            generation &+= 1
-            return runtime.withLockedValue { current in
-                defer { current = settings }
-                return current
+        return runtime.withLockedValue { current in
+            defer {
+                current = settings
+                generation.add(1, ordering: .releasing)
             }
+            return current
         }
     }
 
     /// Which settings are in force: it changes with each reload.
-    public var settingsGeneration: UInt64 { generation.withLockedValue { $0 } }
+    public var settingsGeneration: UInt64 { generation.load(ordering: .acquiring) }
 
     /// What `write` makes of the settings in force (`daemon.info`'s result, which depends on
     /// nothing else), written once per generation of the settings and given again until a reload.
     public func writtenInfo(_ write: (RuntimeSettings) -> [UInt8]) -> [UInt8] {
-        let (settings, current) = generation.withLockedValue { generation in (self.settings, generation) }
+        let (settings, current) = runtime.withLockedValue { settings in (settings, generation.load(ordering: .relaxed)) }
         if let kept = writtenInfo.withLockedValue({ $0 }), kept.generation == current { return kept.bytes }
         let bytes = write(settings)
         writtenInfo.withLockedValue { kept in
@@ -118,7 +127,8 @@ public final class DaemonServices: Sendable {
 
     /// The flow environment and the generation of the settings it comes from.
     public func flowEnvironmentAndGeneration() -> (FlowEnvironment, UInt64) {
-        generation.withLockedValue { generation in (flowEnvironment(), generation) }
+        let (settings, current) = runtime.withLockedValue { settings in (settings, generation.load(ordering: .relaxed)) }
+        return (flowEnvironment(settings), current)
     }
 
     /// A stored report as the protocol shows it, its expiry reckoned with the settings in force.
@@ -141,7 +151,11 @@ public final class DaemonServices: Sendable {
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        let (species, calendar, maxPhotoBytes) = runtime.withLockedValue { ($0.species, $0.calendar, $0.configuration.limits.maxPhotoBytes) }
-        return FlowEnvironment(today: clock.today(in: calendar), species: species, maxPhotoBytes: maxPhotoBytes)
+        flowEnvironment(settings)
+    }
+
+    private func flowEnvironment(_ settings: RuntimeSettings) -> FlowEnvironment {
+        FlowEnvironment(today: clock.today(in: settings.calendar), species: settings.species,
+                        maxPhotoBytes: settings.configuration.limits.maxPhotoBytes)
     }
 }

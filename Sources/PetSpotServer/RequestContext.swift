@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import PetSpotJSON
 import PetSpotProtocol
 
@@ -37,12 +38,39 @@ struct RequestContext: Sendable {
     }
 }
 
-/// What the daemon's settings say of one caller, read under one lock per line.
-struct RequestSettings: Sendable {
+/// What the daemon's settings say of one caller, read under one lock and kept by its
+/// connection until a reload. A class: every request's context holds it, and the limits are
+/// large enough that copying them for each request showed in its profile.
+final class RequestSettings: Sendable {
+    /// The generation of the settings it was read from (`DaemonServices.settingsGeneration`).
+    let generation: UInt64
     let isRelay: Bool
     /// The peer is a member of `board.staffGroup` now: it sees the animal list whole.
     let isStaff: Bool
     let limits: DaemonConfiguration.Limits
     /// The limits its params are read with.
     let bounds: ParamBounds
+
+    init(generation: UInt64, isRelay: Bool, isStaff: Bool, limits: DaemonConfiguration.Limits, bounds: ParamBounds) {
+        self.generation = generation
+        self.isRelay = isRelay
+        self.isStaff = isStaff
+        self.limits = limits
+        self.bounds = bounds
+    }
+}
+
+/// The settings a connection's last request was read with, for its next one
+/// (`DaemonServices.requestSettings(for:kept:)`).
+final class KeptRequestSettings: Sendable {
+    // A lock though one connection's requests run one at a time: a long line's runs in a task.
+    private let settings = NIOLockedValueBox<RequestSettings?>(nil)
+
+    func current(_ services: DaemonServices, for peer: Peer) -> RequestSettings {
+        settings.withLockedValue { kept in
+            let current = services.requestSettings(for: peer, kept: kept)
+            kept = current
+            return current
+        }
+    }
 }

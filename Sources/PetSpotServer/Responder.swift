@@ -36,6 +36,8 @@ struct Responder: Responding {
     /// Where a batch's answers count in the user's share as they are made; nil where nothing
     /// is counted.
     var batchRoom: BatchRoom? = nil
+    /// The settings this connection's requests are read with, until a reload.
+    var keptSettings = KeptRequestSettings()
 
     func answer(_ frame: LineFrame, draining: Bool) -> Answer {
         switch frame {
@@ -67,7 +69,7 @@ struct Responder: Responding {
     /// Parses the line and answers what can be answered at once; hands back the rest as work.
     /// Once its user holds its share, a batch runs none of its remaining requests (`BatchRoom`).
     func respond(line: ByteBuffer, draining: Bool) -> Answer {
-        let settings = services.requestSettings(for: peer)
+        let settings = keptSettings.current(services, for: peer)
         let parsed: JSONValue
         do {
             if line.readableBytes >= Self.inPlaceStringBytes {

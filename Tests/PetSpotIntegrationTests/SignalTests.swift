@@ -86,6 +86,26 @@ struct SignalTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
+    @Test("a reload's limits hold for a connection opened before it, from its next request on, both ways")
+    func reloadReachesOpenConnections() throws {
+        let daemon = try DaemonProcess()
+        try daemon.start()
+        let conn = try daemon.connect()
+        let item = #"{"id":1,"method":"daemon.info"}"#
+        let four = "[\(item),\(item),\(item),\(item)]"
+        // The connection has answered under the settings at start before each reload.
+        #expect(try conn.raw(four).arrayValue?.count == 4)
+        for (limit, refused) in [(3, true), (5, false)] {
+            try daemon.rewriteConfiguration(["limits": ["maxBatchSize": .int(limit)]])
+            daemon.signal(SIGHUP)
+            try waitUntil("maxBatchSize \(limit) to show") { try conn.result("daemon.info")[path: "limits", "maxBatchSize"] == .int(limit) }
+            let answer = try conn.raw(four)
+            #expect((answer.errorKind == "limitExceeded") == refused, "maxBatchSize \(limit): \(answer)")
+            #expect((answer.arrayValue?.count == 4) == !refused)
+        }
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test("a storm of SIGHUPs: every reload finishes, the daemon keeps serving, and the last file is in force")
     func reloadStorm() throws {
         let (daemon, listener) = try DaemonProcess.notifying()
