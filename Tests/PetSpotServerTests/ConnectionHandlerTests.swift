@@ -97,6 +97,25 @@ struct ConnectionHandlerTests {
         #expect(channel.isActive)
     }
 
+    @Test("the answers of one read reach the channel as one write; one of the gathering size or more as a write of its own")
+    func gathered() throws {
+        /// The answers of each write since the last look.
+        func writes() throws -> [[String]] {
+            var writes: [[String]] = []
+            while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+                writes.append(try String(buffer: buffer).split(separator: "\n").map { line in
+                    try #require(try JSONParser.parse(Array(line.utf8)).stringValue)
+                })
+            }
+            return writes
+        }
+        send("fast 1", "fast 2", "fast 3")
+        #expect(try writes() == [["fast 1", "fast 2", "fast 3"]])
+        let large = "fast " + String(repeating: "x", count: ConnectionHandler.gatheredBytes)
+        send("fast 4", large, "fast 5", "fast 6")
+        #expect(try writes() == [["fast 4"], [large], ["fast 5", "fast 6"]])
+    }
+
     @Test("blank lines are passed over without an answer")
     func blankLines() throws {
         send("fast 1", " \t\r", "", "fast 2")
