@@ -224,7 +224,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func watchForStall(context: ChannelHandlerContext) {
         guard stallWatch == nil else { return }
         stallWatch = StallWatch(timeout: .seconds(Int64(limits.stalledReaderTimeoutSeconds)), now: context.eventLoop.now,
-                                buffered: bufferedBytes(context))
+                                buffered: unsentBytes(context))
         scheduleStallCheck(context: context)
     }
 
@@ -246,7 +246,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func checkForStall(context: ChannelHandlerContext) {
         guard machine.heldBackByClient, context.channel.isActive, var watch = stallWatch else { return }
-        let buffered = bufferedBytes(context)
+        let buffered = unsentBytes(context)
         let stalled = watch.hasStalled(now: context.eventLoop.now, buffered: buffered)
         stallWatch = watch
         guard stalled else {
@@ -261,8 +261,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func bufferedBytes(_ context: ChannelHandlerContext) -> Int {
-        (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+    /// Answers not sent yet: what the channel holds, and what is gathered for it.
+    private func unsentBytes(_ context: ChannelHandlerContext) -> Int {
+        let buffered = (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+        return buffered + (gathered?.readableBytes ?? 0)
     }
 
     // MARK: one request at a time
@@ -369,7 +371,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// still waiting in the subscriber count there. While some wait, counted again every
     /// `outputRecountInterval`, so that room comes back as the client reads.
     private func countOutput(context: ChannelHandlerContext) {
-        let waiting = context.channel.isActive ? bufferedBytes(context) + (gathered?.readableBytes ?? 0) : 0
+        let waiting = context.channel.isActive ? unsentBytes(context) : 0
         machine.unsent(waiting)
         if let account {
             account.outputWaiting(waiting)

@@ -127,8 +127,8 @@ public final class DaemonServices: Sendable {
 
     /// The flow environment and the generation of the settings it comes from.
     public func flowEnvironmentAndGeneration() -> (FlowEnvironment, UInt64) {
-        let (settings, current) = runtime.withLockedValue { settings in (settings, generation.load(ordering: .relaxed)) }
-        return (flowEnvironment(settings), current)
+        let (parts, current) = runtime.withLockedValue { settings in (FlowEnvironmentParts(settings), generation.load(ordering: .relaxed)) }
+        return (parts.environment(today: clock.today(in: parts.calendar)), current)
     }
 
     /// A stored report as the protocol shows it, its expiry reckoned with the settings in force.
@@ -151,11 +151,22 @@ public final class DaemonServices: Sendable {
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        flowEnvironment(settings)
+        let parts = runtime.withLockedValue { FlowEnvironmentParts($0) }
+        return parts.environment(today: clock.today(in: parts.calendar))
+    }
+}
+
+/// What the flow environment takes from the settings: copied under their lock, not the whole.
+private struct FlowEnvironmentParts {
+    let species: SpeciesCatalog
+    let calendar: LocalCalendar
+    let maxPhotoBytes: Int
+
+    init(_ settings: RuntimeSettings) {
+        (species, calendar, maxPhotoBytes) = (settings.species, settings.calendar, settings.configuration.limits.maxPhotoBytes)
     }
 
-    private func flowEnvironment(_ settings: RuntimeSettings) -> FlowEnvironment {
-        FlowEnvironment(today: clock.today(in: settings.calendar), species: settings.species,
-                        maxPhotoBytes: settings.configuration.limits.maxPhotoBytes)
+    func environment(today: CalendarDate) -> FlowEnvironment {
+        FlowEnvironment(today: today, species: species, maxPhotoBytes: maxPhotoBytes)
     }
 }
