@@ -11,7 +11,7 @@ import PetSpotJSON
 /// `continue` never overtakes the photo update before it; the connection keeps reading ahead
 /// (bounded in count and bytes) while a slow request (location, disk, photo) runs off the event
 /// loop. Small requests that only touch memory are answered on the event loop directly, with
-/// one flush per read batch.
+/// one write and one flush per read batch.
 ///
 /// Answers a client has not read yet (`limits.maxPendingOutputBytes`) hold the connection
 /// back: it takes no new request until they drain, however large a single answer is. Only a

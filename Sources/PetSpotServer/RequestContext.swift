@@ -8,7 +8,7 @@ import PetSpotProtocol
 /// the daemon is stopping.
 struct RequestContext: Sendable {
     let peer: Peer
-    /// The settings in force for this request (read once per line).
+    /// The settings in force for this request (as its connection keeps them: `KeptRequestSettings`).
     let settings: RequestSettings
     /// The daemon is stopping.
     let draining: Bool
