@@ -297,7 +297,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         switch responder.answer(frame, draining: machine.lifecycle.isDraining) {
-        case .now(let answer):
+        case .ready(let answer):
             account?.released(size)
             write(answer, context: context)
         case .later(let work):
@@ -330,10 +330,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard var buffer = answer.take(), context.channel.isActive else { return }
         buffer.writeInteger(UInt8(ascii: "\n"))
         let size = buffer.readableBytes
-        stallWatch?.written(size)
-        account?.outputAdded(size)
-        wroteAny = true
-        wroteSinceFlush = true
+        written(size)
         if gathered != nil, gathered!.readableBytes + size <= Self.gatheredBytes {
             gathered!.writeBuffer(&buffer)
             return
@@ -344,6 +341,33 @@ final class ConnectionHandler: ChannelInboundHandler {
         } else {
             context.write(wrapOutboundOut(buffer), promise: nil)
         }
+    }
+
+    /// A result's line is written straight into the gathered answers, not into a buffer of
+    /// its own first; one written already, or one as large as the gathering, as above.
+    private func write(_ answer: AnswerLine?, context: ChannelHandlerContext) {
+        guard let answer else { return }
+        let maxBytes = answer.maxBytes + 1
+        guard case .result = answer, maxBytes < Self.gatheredBytes, context.channel.isActive else {
+            write(answer.buffer, context: context)
+            return
+        }
+        if gathered == nil || gathered!.readableBytes + maxBytes > Self.gatheredBytes {
+            handOver(context: context)
+            gathered = context.channel.allocator.buffer(capacity: maxBytes)
+        }
+        let before = gathered!.writerIndex
+        answer.write(into: &gathered!)
+        gathered!.writeInteger(UInt8(ascii: "\n"))
+        written(gathered!.writerIndex - before)
+    }
+
+    /// `size` bytes of answers are on their way out.
+    private func written(_ size: Int) {
+        stallWatch?.written(size)
+        account?.outputAdded(size)
+        wroteAny = true
+        wroteSinceFlush = true
     }
 
     /// Hands the gathered answers to the channel. No promise per write: closing learns that all

@@ -91,7 +91,7 @@ struct Responder: Responding {
         var batch = BatchAnswers(room: batchRoom)
         for (index, element) in elements.enumerated() {
             switch respond(to: element, settings, draining: draining, in: &batch) {
-            case .now(let answer):
+            case .ready(let answer):
                 batch.append(answer)
             case .later(let work):
                 let rest = elements[(index + 1)...]
@@ -203,15 +203,20 @@ private struct BatchAnswers: Sendable {
     }
 
     mutating func append(_ answer: ByteBuffer?) {
+        append(answer.map(AnswerLine.bytes))
+    }
+
+    mutating func append(_ answer: AnswerLine?) {
         guard let answer else { return }
         if out == nil {
-            out = ByteBufferAllocator().buffer(capacity: answer.readableBytes + 3)
+            out = ByteBufferAllocator().buffer(capacity: answer.maxBytes + 3)
             out!.writeInteger(UInt8(ascii: "["))
         } else {
             out!.writeInteger(UInt8(ascii: ","))
         }
-        out!.writeImmutableBuffer(answer)
-        room?.made(answer.readableBytes + 1)
+        let before = out!.writerIndex
+        answer.write(into: &out!)
+        room?.made(out!.writerIndex - before + 1)
     }
 
     /// The array, taken (a copy would copy its bytes to add the bracket); nil when there are

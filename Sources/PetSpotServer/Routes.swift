@@ -38,8 +38,8 @@ struct Routes: Sendable {
                 return .now(id.map { AnswerWriter.failure(id: $0, error) })
             }
             switch reply {
-            case .now(let result): return .now(id.map { AnswerWriter.success(id: $0, JSONWriter.bytes(result.json)) })
-            case .written(let result): return .now(id.map { AnswerWriter.success(id: $0, result) })
+            case .now(let result): return .ready(id.map { .result(id: $0, JSONWriter.bytes(result.json)) })
+            case .written(let result): return .ready(id.map { .result(id: $0, result) })
             case .later(let work):
                 return .later {
                     do throws(RPCError) {

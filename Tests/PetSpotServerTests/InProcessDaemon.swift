@@ -57,11 +57,11 @@ final class InProcessDaemon: Sendable {
     /// touches memory, so the daemon writes it on the event loop. `batchRoom`: where a batch's
     /// answers count as they are made.
     func answer(_ line: String, as peer: Peer? = nil, batchRoom: BatchRoom? = nil) throws -> String {
-        guard case .now(let bytes) = responder(peer, batchRoom: batchRoom).respond(line: ByteBuffer(string: line), draining: false) else {
+        guard case .ready(let answer) = responder(peer, batchRoom: batchRoom).respond(line: ByteBuffer(string: line), draining: false) else {
             Issue.record("\(line) did not answer at once")
             return ""
         }
-        return String(buffer: try #require(bytes))
+        return String(buffer: try #require(answer).buffer)
     }
 
     /// The answer line for `line`, whether ready at once or later.
