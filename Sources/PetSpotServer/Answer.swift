@@ -43,7 +43,7 @@ enum AnswerLine: Sendable {
     var maxBytes: Int {
         switch self {
         case .bytes(let buffer): buffer.readableBytes
-        case .result(_, let body): AnswerWriter.successMaxBytes(body)
+        case .result(let id, let body): AnswerWriter.successMaxBytes(id: id, body)
         }
     }
 

@@ -9,7 +9,7 @@ import PetSpotProtocol
 enum AnswerWriter {
     /// A result's answer; `result` is its JSON as written.
     static func success(id: JSONValue, _ result: [UInt8]) -> ByteBuffer {
-        var out = ByteBufferAllocator().buffer(capacity: successMaxBytes(result) + 1)
+        var out = ByteBufferAllocator().buffer(capacity: successMaxBytes(id: id, result) + 1)
         writeSuccess(id: id, result, into: &out)
         return out
     }
@@ -17,7 +17,7 @@ enum AnswerWriter {
     /// An error answer (`id` null when the request's id could not be read).
     static func failure(id: JSONValue = .null, _ error: RPCError) -> ByteBuffer {
         let body = JSONWriter.bytes(error.json)
-        var out = ByteBufferAllocator().buffer(capacity: maxBytes(member: errorMember, body) + 1)
+        var out = ByteBufferAllocator().buffer(capacity: maxBytes(id: id, member: errorMember, body) + 1)
         write(id: id, member: errorMember, body, into: &out)
         return out
     }
@@ -27,18 +27,28 @@ enum AnswerWriter {
         write(id: id, member: resultMember, result, into: &out)
     }
 
-    /// The most bytes a result's answer takes for a short id; a longer one only grows the buffer.
-    static func successMaxBytes(_ result: [UInt8]) -> Int {
-        maxBytes(member: resultMember, result)
+    /// The most bytes a result's answer takes, the newline not counted.
+    static func successMaxBytes(id: JSONValue, _ result: [UInt8]) -> Int {
+        maxBytes(id: id, member: resultMember, result)
     }
 
     private static let prefix: StaticString = #"{"jsonrpc":"2.0","id":"#
     private static let resultMember: StaticString = #","result":"#
     private static let errorMember: StaticString = #","error":"#
 
-    private static func maxBytes(member: StaticString, _ body: [UInt8]) -> Int {
-        // The id is the client's: a short number or string almost always; 48 covers those.
-        prefix.utf8CodeUnitCount + 48 + member.utf8CodeUnitCount + body.count + 1
+    private static func maxBytes(id: JSONValue, member: StaticString, _ body: [UInt8]) -> Int {
+        prefix.utf8CodeUnitCount + maxBytes(of: id) + member.utf8CodeUnitCount + body.count + 1
+    }
+
+    /// An id as written takes at most this many bytes: a number its literal, a string its bytes
+    /// each escaped at worst (`\u00XX`) and its quotes; counted, not written.
+    private static func maxBytes(of id: JSONValue) -> Int {
+        switch id {
+        case .number(let number): number.literal.utf8.count
+        case .string(let string): 2 + 6 * string.utf8.count
+        case .null: 4
+        default: JSONWriter.bytes(id).count
+        }
     }
 
     private static func write(id: JSONValue, member: StaticString, _ body: [UInt8], into out: inout ByteBuffer) {

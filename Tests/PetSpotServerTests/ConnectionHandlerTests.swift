@@ -13,7 +13,7 @@ import Testing
 @Suite("Connection handler in process")
 struct ConnectionHandlerTests {
     /// Answers a line with its own text at once, or, for a line starting "slow", when the test
-    /// releases it. A line taken in hand while the daemon is stopping is answered "refused …" at
+    /// releases it; a line starting "id" as a result with the line for its id. A line taken in hand while the daemon is stopping is answered "refused …" at
     /// once, as the daemon refuses it `shuttingDown`.
     final class HeldAnswers: Responding {
         /// The lines asked about, in order; "(stopping)" after those asked while draining.
@@ -27,6 +27,7 @@ struct ConnectionHandlerTests {
             let line = String(buffer: buffer)
             asked.append(draining ? line + " (stopping)" : line)
             if draining { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string("refused " + line)))) }
+            if line.hasPrefix("id") { return .ready(.result(id: .string(line), JSONWriter.bytes(true))) }
             guard line.hasPrefix("slow") else { return .now(ByteBuffer(bytes: JSONWriter.bytes(.string(line)))) }
             slow = line
             return .later { nil }
@@ -70,9 +71,13 @@ struct ConnectionHandlerTests {
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
             text += String(buffer: buffer)
         }
-        return try text.split(separator: "\n").map { line in
-            try #require(try JSONParser.parse(Array(line.utf8)).stringValue)
-        }
+        return try text.split(separator: "\n").map(Self.answered)
+    }
+
+    /// The line an answer answers: its text, or a result's id.
+    static func answered(_ answer: Substring) throws -> String {
+        let value = try JSONParser.parse(Array(answer.utf8))
+        return try #require(value.stringValue ?? value["id"]?.stringValue)
     }
 
     func setWritable(_ writable: Bool) {
@@ -103,17 +108,29 @@ struct ConnectionHandlerTests {
         func writes() throws -> [[String]] {
             var writes: [[String]] = []
             while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
-                writes.append(try String(buffer: buffer).split(separator: "\n").map { line in
-                    try #require(try JSONParser.parse(Array(line.utf8)).stringValue)
-                })
+                writes.append(try String(buffer: buffer).split(separator: "\n").map(Self.answered))
             }
             return writes
         }
-        send("fast 1", "fast 2", "fast 3")
-        #expect(try writes() == [["fast 1", "fast 2", "fast 3"]])
+        send("fast 1", "id 2", "fast 3")
+        #expect(try writes() == [["fast 1", "id 2", "fast 3"]])
         let large = "fast " + String(repeating: "x", count: ConnectionHandler.gatheredBytes)
         send("fast 4", large, "fast 5", "fast 6")
         #expect(try writes() == [["fast 4"], [large], ["fast 5", "fast 6"]])
+        // A result's line is written into the gathering; one whose id alone is too long for it
+        // goes on its own, as any other line of that size.
+        let longID = "id " + String(repeating: "x", count: ConnectionHandler.gatheredBytes)
+        send("id 7", longID, "id 8")
+        #expect(try writes() == [["id 7"], [longID], ["id 8"]])
+    }
+
+    @Test("a result written into the gathering is the line the answer writer writes, byte for byte")
+    func resultLine() throws {
+        send("id \"1\"")
+        var out = ByteBuffer()
+        while var buffer = try channel.readOutbound(as: ByteBuffer.self) { out.writeBuffer(&buffer) }
+        #expect(String(buffer: out) == String(buffer: AnswerWriter.success(id: .string(#"id "1""#), JSONWriter.bytes(true))) + "\n")
+        #expect(String(buffer: out) == #"{"jsonrpc":"2.0","id":"id \"1\"","result":true}"# + "\n")
     }
 
     @Test("blank lines are passed over without an answer")
