@@ -322,34 +322,26 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: answers
 
-    /// `answer` is taken, not borrowed: the newline then goes into the room left for it rather
-    /// than into a copy. Small answers are gathered into one buffer and handed to the channel
-    /// together (`handOver`), once before each flush: a pipelined client's 32 answers are one
-    /// write through the pipeline and one piece of the socket's write, not 32.
+    /// A line written already; `answer` is taken, not borrowed, so that one as large as the
+    /// gathering takes its newline in the room left for it rather than in a copy.
     private func write(_ answer: consuming ByteBuffer?, context: ChannelHandlerContext) {
-        guard var buffer = answer.take(), context.channel.isActive else { return }
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let size = buffer.readableBytes
-        written(size)
-        if gathered != nil, gathered!.readableBytes + size <= Self.gatheredBytes {
-            gathered!.writeBuffer(&buffer)
-            return
-        }
-        handOver(context: context)
-        if size < Self.gatheredBytes {
-            gathered = buffer
-        } else {
-            context.write(wrapOutboundOut(buffer), promise: nil)
-        }
+        write(answer.take().map(AnswerLine.bytes), context: context)
     }
 
-    /// A result's line is written straight into the gathered answers, not into a buffer of
-    /// its own first; one written already, or one as large as the gathering, as above.
+    /// Small answers are gathered into one buffer and handed to the channel together
+    /// (`handOver`), once before each flush: a pipelined client's 32 answers are one write
+    /// through the pipeline and one piece of the socket's write, not 32. A result's line is
+    /// written straight into the gathering, not into a buffer of its own first; a line as large
+    /// as the gathering goes on its own.
     private func write(_ answer: AnswerLine?, context: ChannelHandlerContext) {
-        guard let answer else { return }
+        guard let answer, context.channel.isActive else { return }
         let maxBytes = answer.maxBytes + 1
-        guard case .result = answer, maxBytes < Self.gatheredBytes, context.channel.isActive else {
-            write(answer.buffer, context: context)
+        guard maxBytes < Self.gatheredBytes else {
+            handOver(context: context)
+            var buffer = answer.buffer
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            written(buffer.readableBytes)
+            context.write(wrapOutboundOut(buffer), promise: nil)
             return
         }
         if gathered == nil || gathered!.readableBytes + maxBytes > Self.gatheredBytes {

@@ -151,8 +151,7 @@ public final class DaemonServices: Sendable {
 
     /// The flow rules' view of the world at this moment.
     public func flowEnvironment() -> FlowEnvironment {
-        let parts = runtime.withLockedValue { FlowEnvironmentParts($0) }
-        return parts.environment(today: clock.today(in: parts.calendar))
+        flowEnvironmentAndGeneration().0
     }
 }
 
