@@ -48,6 +48,14 @@ final class DatabaseConnection: Sendable {
         return try await threadPool.runIfActive { try body(sqlite) }
     }
 
+    /// Runs `body` with the connection on the database thread, in one turn, as `withDatabase`
+    /// does, with no caller waiting for it: what it finds out it tells from there. `body` is
+    /// given nil, on the caller's thread, once the thread has stopped.
+    func whenAvailable(_ body: @escaping @Sendable (SQLiteDatabase?) -> Void) {
+        let sqlite = self.sqlite
+        threadPool.submit { state in body(state == .active ? sqlite : nil) }
+    }
+
     /// Runs one SQL statement with its parameters bound.
     func execute(_ sql: String, _ binds: [SQLiteValue] = []) async throws {
         try await withDatabase { try $0.execute(sql, binds) }

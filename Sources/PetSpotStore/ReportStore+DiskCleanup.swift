@@ -23,18 +23,43 @@ extension ReportStore {
 
     /// After an erasure has committed, in the same turn.
     func cleanDisk(_ db: DatabaseConnection, afterErasureAt now: Date) async {
+        markDiskCleanupPending(since: now)
+        await cleanDiskIfPending(db)
+    }
+
+    /// After an erasure has committed, in the same turn, on the database thread.
+    func cleanDisk(_ sqlite: SQLiteDatabase, afterErasureAt now: Date) {
+        markDiskCleanupPending(since: now)
+        cleanDiskIfPending(sqlite)
+    }
+
+    private func markDiskCleanupPending(since now: Date) {
         diskCleanup.withLockedValue { pending in
             pending = PendingDiskCleanup(
                 since: pending?.since ?? now, reason: pending?.reason ?? "not yet tried", attempts: pending?.attempts ?? 0)
         }
-        await cleanDiskIfPending(db)
     }
 
     /// At the end of a turn that wrote, and of every sweep: a cleanup left pending is tried again.
     func cleanDiskIfPending(_ db: DatabaseConnection) async {
         guard pendingDiskCleanup != nil else { return }
-        let failure = await Self.checkpointTruncating(db)
-        // In the turn: nothing else sets or clears it meanwhile.
+        let failure: String?
+        do {
+            failure = try await db.withDatabase { Self.checkpointTruncating($0) }
+        } catch {
+            failure = "the WAL checkpoint failed: \(error)"
+        }
+        noteDiskCleanup(failure)
+    }
+
+    /// The same, in a turn that runs on the database thread.
+    func cleanDiskIfPending(_ sqlite: SQLiteDatabase) {
+        guard pendingDiskCleanup != nil else { return }
+        noteDiskCleanup(Self.checkpointTruncating(sqlite))
+    }
+
+    /// In the turn: nothing else sets or clears it meanwhile.
+    private func noteDiskCleanup(_ failure: String?) {
         diskCleanup.withLockedValue { pending in
             guard let failure, let before = pending else {
                 pending = nil
@@ -48,12 +73,21 @@ extension ReportStore {
     /// for another connection (a busy timeout here would hold every operation of the store up).
     /// Returns nil when done, else why not.
     static func checkpointTruncating(_ db: DatabaseConnection) async -> String? {
+        do {
+            return try await db.withDatabase { checkpointTruncating($0) }
+        } catch {
+            return "the WAL checkpoint failed: \(error)"
+        }
+    }
+
+    /// The same, on the database thread.
+    static func checkpointTruncating(_ sqlite: SQLiteDatabase) -> String? {
         var failure: String?
         do {
             // PRAGMA takes no bound parameters; the values are constants.
-            try await db.execute("PRAGMA busy_timeout = 0")
+            try sqlite.execute("PRAGMA busy_timeout = 0")
             // A reader or writer of another connection that stops it says so in the result, not by failing.
-            if try await db.row("PRAGMA wal_checkpoint(TRUNCATE)")?.integer("busy") != 0 {
+            if try sqlite.row("PRAGMA wal_checkpoint(TRUNCATE)")?.integer("busy") != 0 {
                 failure = "another connection is using the database (a backup, say), so the WAL cannot be "
                     + "folded into the file and truncated yet"
             }
@@ -61,7 +95,7 @@ extension ReportStore {
             failure = "the WAL checkpoint failed: \(error)"
         }
         do {
-            try await db.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+            try sqlite.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         } catch {
             failure = (failure.map { $0 + "; " } ?? "") + "cannot restore the busy timeout: \(error)"
         }

@@ -107,57 +107,58 @@ extension ReportStore {
 
     /// Queues a turn of the store that makes the oldest waiting changes in one transaction.
     private func askForChangeTurn() {
-        // Unstructured, like every operation: once queued, a change is made or failed with its
-        // group even if its caller is cancelled.
-        Task { [self] in
-            await gate.withTurn {
-                let (group, more) = changeQueue.withLockedValue {
-                    $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes)
-                }
-                if more { askForChangeTurn() }
-                await commit(group)
+        // Once queued, a change is made or failed with its group even if its caller is
+        // cancelled: the turn is no task of the caller's.
+        askForTurnOnDatabaseThread { [self] sqlite in
+            let (group, more) = changeQueue.withLockedValue {
+                $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes)
             }
+            if more { askForChangeTurn() }
+            commit(group, in: sqlite)
         }
     }
 
     /// Makes `group`'s changes in one transaction, in their order (a change sees those before
     /// it), and answers each once it has committed durably to the file at the path. When a
     /// member fails (not refused: an error of the store), the transaction is undone and each
-    /// member made alone, so that one change's failure is never another's.
-    private func commit(_ group: [PendingChange]) async {
+    /// member made alone, so that one change's failure is never another's. Runs in a turn of the
+    /// gate, on the database thread (nil: the store is closed).
+    private func commit(_ group: [PendingChange], in sqlite: SQLiteDatabase?) {
         guard let first = group.first else { return }
-        let watch = self.watch
-        guard let db = connection.withLockedValue({ $0 }) else {
+        guard let sqlite else {
+            // The thread stops when the store closes, or abandons a damaged file.
+            let damage = damage.withLockedValue { $0 }
             for member in group {
-                member.answer(.failure(.failed(ReportStoreError(kind: .closed, path: path, message: "\(member.action): the store is closed"))))
+                let closed = damage ?? ReportStoreError(kind: .closed, path: path, message: "\(member.action): the store is closed")
+                member.answer(.failure(.failed(closed)))
             }
             return
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            let outcomes = try await groupTransaction(db) { sqlite in
+            let outcomes = try groupTransaction(sqlite) { sqlite in
                 var reports = try Self.read(group, in: sqlite)
                 return try group.map { try Self.make($0, on: &reports, in: sqlite) }
             }
             // Before the answers: whoever learns of this write finds the cleanup done, or pending.
             if let erasedAt = outcomes.compactMap(\.erasedAt).min() {
-                await cleanDisk(db, afterErasureAt: erasedAt)
+                cleanDisk(sqlite, afterErasureAt: erasedAt)
             } else {
-                await cleanDiskIfPending(db)
+                cleanDiskIfPending(sqlite)
             }
             for (member, made) in zip(group, outcomes) { member.answer(made.outcome) }
         } catch {
-            let failure = await Self.explain(error, first.action, path: path, watch: watch, db: db)
+            let failure = explain(error, first.action)
             noteIfDamaged(failure)
             guard group.count > 1, failure.kind != .fileLost, failure.kind != .damaged, failure.kind != .closed else {
                 // Each told in the words of its own change ("cannot erase report: …").
                 for member in group {
-                    let told = member.action == first.action ? failure : await Self.explain(error, member.action, path: path, watch: watch, db: db)
+                    let told = member.action == first.action ? failure : explain(error, member.action)
                     member.answer(.failure(.failed(told)))
                 }
                 return
             }
-            for member in group { await commit([member]) }
+            for member in group { commit([member], in: sqlite) }
         }
     }
 

@@ -53,17 +53,16 @@ extension ReportStore {
 
     /// Queues a turn of the store that commits the oldest waiting submits as one group. One turn
     /// is queued at a time: submits that arrive before it comes join the queue, and it takes them
-    /// all (up to a group's bounds); reads queued meanwhile keep their places in between.
+    /// all (up to a group's bounds) when it begins on the database thread; reads queued meanwhile
+    /// keep their places in between.
     private func askForGroupTurn() {
-        // Unstructured, like every operation: once queued, a submit is stored or failed with its
-        // group even if its caller is cancelled.
-        Task { [self] in
-            await gate.withTurn {
-                let (group, more) = takeGroup()
-                // Behind whatever queued while this turn waited.
-                if more { askForGroupTurn() }
-                await commit(group)
-            }
+        // Once queued, a submit is stored or failed with its group even if its caller is
+        // cancelled: the turn is no task of the caller's.
+        askForTurnOnDatabaseThread { [self] sqlite in
+            let (group, more) = takeGroup()
+            // Behind whatever queued while this turn waited.
+            if more { askForGroupTurn() }
+            commit(group, in: sqlite)
         }
     }
 
@@ -72,28 +71,29 @@ extension ReportStore {
         submitQueue.withLockedValue { $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes) }
     }
 
-    /// Stores `group` in one transaction and answers each member; runs in a turn of the gate.
-    private func commit(_ group: [PendingSubmit]) async {
+    /// Stores `group` in one transaction and answers each member; runs in a turn of the gate, on
+    /// the database thread (nil: the store is closed).
+    private func commit(_ group: [PendingSubmit], in sqlite: SQLiteDatabase?) {
         guard !group.isEmpty else { return }
         let action = Self.submitAction
-        let path = self.path
-        let box = self.box
-        let watch = self.watch
-        guard let db = connection.withLockedValue({ $0 }) else {
-            let closed = ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
+        let (path, box) = (self.path, self.box)
+        guard let sqlite else {
+            // The thread stops when the store closes, or abandons a damaged file.
+            let closed = damage.withLockedValue { $0 }
+                ?? ReportStoreError(kind: .closed, path: path, message: "\(action): the store is closed")
             for member in group { member.answer(.failure(closed)) }
             return
         }
         do {
             if let damage = damage.withLockedValue({ $0 }) { throw damage }
-            let outcomes = try await groupTransaction(db) { sqlite in
+            let outcomes = try groupTransaction(sqlite) { sqlite in
                 try Self.insertEach(group, box: box, into: sqlite, path: path)
             }
             // Before the answers: whoever learns of this write finds the cleanup it tried done, or pending.
-            await cleanDiskIfPending(db)
+            cleanDiskIfPending(sqlite)
             for (member, outcome) in zip(group, outcomes) { member.answer(outcome) }
         } catch {
-            let failure = await Self.explain(error, action, path: path, watch: watch, db: db)
+            let failure = explain(error, action)
             noteIfDamaged(failure)
             for member in group { member.answer(.failure(failure)) }
         }

@@ -240,21 +240,34 @@ public final class ReportStore: Sendable {
         }
     }
 
-    /// A group's transaction (of submits, of changes) in one turn of the database thread, between
-    /// two checks that the file is still the one at the path: the second tells whether the commit
-    /// counts, and no other commit comes between it and the commit.
-    func groupTransaction<T: Sendable>(
-        _ db: DatabaseConnection, _ body: @escaping @Sendable (SQLiteDatabase) throws -> T
-    ) async throws -> T {
-        let watch = self.watch
-        let committed = committedTransactions
-        return try await db.withDatabase { sqlite in
-            try watch.check()
-            let result = try sqlite.inTransaction { try body(sqlite) }
-            committed.withLockedValue { $0 += 1 }
-            try watch.check()
-            return result
+    /// Asks for a turn of the store whose whole work is one item of the database thread: a group
+    /// of submits or of changes. No task waits for the turn and none is woken for the work: the
+    /// gate hands the turn over (`SerialGate.whenTurn`), the database thread runs `body`, and its
+    /// answers resume the callers from there. `body` gets nil when the store is closed; the turn
+    /// ends when it returns.
+    func askForTurnOnDatabaseThread(_ body: @escaping @Sendable (SQLiteDatabase?) -> Void) {
+        gate.whenTurn { [self] in
+            guard let db = connection.withLockedValue({ $0 }) else {
+                body(nil)
+                gate.passTurn()
+                return
+            }
+            db.whenAvailable { [self] sqlite in
+                body(sqlite)
+                gate.passTurn()
+            }
         }
+    }
+
+    /// A group's transaction (of submits, of changes) on the database thread, between two checks
+    /// that the file is still the one at the path: the second tells whether the commit counts,
+    /// and no other commit comes between it and the commit.
+    func groupTransaction<T>(_ sqlite: SQLiteDatabase, _ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try watch.check()
+        let result = try sqlite.inTransaction { try body(sqlite) }
+        committedTransactions.withLockedValue { $0 += 1 }
+        try watch.check()
+        return result
     }
 
     /// A failure because the file is gone (a new reader cannot open it) is told as that, not as
@@ -268,9 +281,26 @@ public final class ReportStore: Sendable {
             try await db.run { try watch.check() }
             return failure
         } catch {
-            let lost = ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
-            return lost.kind == .fileLost ? lost : failure
+            return lostOr(failure, error, path: path, action: action)
         }
+    }
+
+    /// The same, on the database thread.
+    func explain(_ error: any Error, _ action: String) -> ReportStoreError {
+        let failure = ReportStoreError(wrapping: error, path: path, action: action, fallback: .io)
+        guard failure.kind != .fileLost, failure.kind != .cancelled else { return failure }
+        do {
+            try watch.check()
+            return failure
+        } catch {
+            return Self.lostOr(failure, error, path: path, action: action)
+        }
+    }
+
+    /// `.fileLost` when the look at the files after `failure` found that, else `failure`.
+    private static func lostOr(_ failure: ReportStoreError, _ checkError: any Error, path: String, action: String) -> ReportStoreError {
+        let lost = ReportStoreError(wrapping: checkError, path: path, action: action, fallback: .io)
+        return lost.kind == .fileLost ? lost : failure
     }
 
     /// The first damage found is kept and told once through `damageFound`.

@@ -5,10 +5,19 @@ import NIOConcurrencyHelpers
 /// The store has one SQLite connection, and most operations run each statement as its own work
 /// item of the database thread: a statement of one operation issued while another operation's
 /// transaction is open would run inside that transaction. Holding the gate for a whole operation keeps them apart.
+///
+/// An operation waits for its turn as a task (`withTurn`), or, when its whole turn is one work
+/// item of the database thread, as a callback (`whenTurn`): a group of writes then needs no task
+/// of its own, and no hop to one and back, between its callers and the database thread.
 final class SerialGate: Sendable {
+    private enum Waiter {
+        case task(CheckedContinuation<Void, Never>)
+        case callback(@Sendable () -> Void)
+    }
+
     private struct State {
         var busy = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [Waiter] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -20,11 +29,29 @@ final class SerialGate: Sendable {
         return try await body()
     }
 
+    /// Runs `body` holding the gate: at once on this thread when no operation holds it, else on
+    /// the thread that passes the turn to it. The turn is `body`'s until it calls `passTurn()`,
+    /// exactly once, from any thread.
+    func whenTurn(_ body: @escaping @Sendable () -> Void) {
+        let mine = state.withLockedValue { state in
+            if state.busy {
+                state.waiting.append(.callback(body))
+                return false
+            }
+            state.busy = true
+            return true
+        }
+        if mine { body() }
+    }
+
+    /// Operations waiting for their turn, the one holding it not counted.
+    var waitingCount: Int { state.withLockedValue { $0.waiting.count } }
+
     private func waitForTurn() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let mine = state.withLockedValue { state in
                 if state.busy {
-                    state.waiting.append(continuation)
+                    state.waiting.append(.task(continuation))
                     return false
                 }
                 state.busy = true
@@ -34,14 +61,19 @@ final class SerialGate: Sendable {
         }
     }
 
-    private func passTurn() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+    /// Ends the current turn and gives the gate to the operation that has waited longest.
+    func passTurn() {
+        let next = state.withLockedValue { state -> Waiter? in
             guard !state.waiting.isEmpty else {
                 state.busy = false
                 return nil
             }
             return state.waiting.removeFirst()
         }
-        next?.resume()
+        switch next {
+        case .task(let continuation): continuation.resume()
+        case .callback(let body): body()
+        case nil: break
+        }
     }
 }
