@@ -50,7 +50,9 @@ final class DatabaseConnection: Sendable {
 
     /// Runs `body` with the connection on the database thread, in one turn, as `withDatabase`
     /// does, with no caller waiting for it: what it finds out it tells from there. `body` is
-    /// given nil, on the caller's thread, once the thread has stopped.
+    /// given nil when the thread has stopped: on the caller's thread once it has, or on a thread
+    /// of NIO's when it stops with `body` still queued (the store's gate keeps that from happening:
+    /// the thread stops in a turn of its own).
     func whenAvailable(_ body: @escaping @Sendable (SQLiteDatabase?) -> Void) {
         let sqlite = self.sqlite
         threadPool.submit { state in body(state == .active ? sqlite : nil) }

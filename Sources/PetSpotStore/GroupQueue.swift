@@ -34,4 +34,14 @@ struct GroupQueue<Member: GroupMember> {
         turnAskedFor = !waiting.isEmpty
         return (group, turnAskedFor)
     }
+
+    /// Every waiting write, for a turn that fails them all at once (the store is closed): one turn
+    /// answers the whole backlog rather than one group after another.
+    mutating func takeAll() -> [Member] {
+        defer {
+            waiting = []
+            turnAskedFor = false
+        }
+        return waiting
+    }
 }

@@ -26,7 +26,11 @@ extension ReportStore {
         let watch = self.watch
         // Unstructured, like every operation: a cancelled caller must not cut the close short.
         let outcome = await Task { [self] () -> ReportStoreError? in
-            await gate.withTurn { () -> ReportStoreError? in
+            // Writes called before the close are made first. A group's turn asks for the next
+            // group's behind whatever queued meanwhile, this close included: so the close lets
+            // those turns go until no write waits (none can join: calls now throw `.closed`).
+            while writesWaiting { await gate.withTurn {} }
+            return await gate.withTurn { () -> ReportStoreError? in
                 let taken = connection.withLockedValue { db in
                     defer { db = nil }
                     return db
@@ -73,6 +77,11 @@ extension ReportStore {
             }
         }.value
         if let outcome { throw outcome }
+    }
+
+    /// Submits or changes queued and not yet taken into a group.
+    private var writesWaiting: Bool {
+        !submitQueue.withLockedValue { $0.waiting.isEmpty } || !changeQueue.withLockedValue { $0.waiting.isEmpty }
     }
 
     /// Where the reports of a file that left the path are saved: beside the path, named after

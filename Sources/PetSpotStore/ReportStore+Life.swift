@@ -110,6 +110,10 @@ extension ReportStore {
         // Once queued, a change is made or failed with its group even if its caller is
         // cancelled: the turn is no task of the caller's.
         askForTurnOnDatabaseThread { [self] sqlite in
+            guard sqlite != nil else {
+                commit(changeQueue.withLockedValue { $0.takeAll() }, in: nil)
+                return
+            }
             let (group, more) = changeQueue.withLockedValue {
                 $0.takeGroup(maxMembers: Self.maxGroupMembers, maxBytes: Self.maxGroupBytes)
             }

@@ -59,6 +59,10 @@ extension ReportStore {
         // Once queued, a submit is stored or failed with its group even if its caller is
         // cancelled: the turn is no task of the caller's.
         askForTurnOnDatabaseThread { [self] sqlite in
+            guard sqlite != nil else {
+                commit(submitQueue.withLockedValue { $0.takeAll() }, in: nil)
+                return
+            }
             let (group, more) = takeGroup()
             // Behind whatever queued while this turn waited.
             if more { askForGroupTurn() }

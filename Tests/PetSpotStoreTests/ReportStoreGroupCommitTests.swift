@@ -69,6 +69,48 @@ struct ReportStoreGroupCommitTests {
         }
     }
 
+    @Test("a close waits for the submits called before it, however many groups they take")
+    func closeAfterABacklog() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("reports.sqlite").path
+            let store = try await ReportStore(path: path, now: storeNow, box: testBox)
+            // One group more than a turn takes: the second group's turn is asked for after the close.
+            let reports = (0..<(ReportStore.maxGroupMembers + 6)).map { sampleReport($0) }
+            let (submits, closing) = try await store.holdingTurn {
+                var submits: [Task<SubmitOutcome, Never>] = []
+                for report in reports {
+                    submits.append(Task { () async -> SubmitOutcome in
+                        do throws(ReportStoreError) {
+                            return .success(try await store.submit(report))
+                        } catch {
+                            return .failure(error)
+                        }
+                    })
+                }
+                try await waitUntil { store.queuedSubmits == reports.count }
+                let closing = Task { try await store.close() }
+                // The first group's turn, then the close.
+                try await waitUntil { store.gate.waitingCount == 2 }
+                return (submits, closing)
+            }
+            try await closing.value
+            for submit in submits {
+                #expect(try await submit.value.get().inserted)
+            }
+            let stored = try await withStore(path: path) { store in try await store.count() }
+            #expect(stored == reports.count)
+        }
+    }
+
+    /// Waits, with a deadline, until `condition` holds.
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw GroupNotQueued(queued: -1) }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     @Test("photos end a group at maxGroupBytes; the first member goes in whatever its size")
     func groupBytesAreBounded() async throws {
         try await withTemporaryStore { store in

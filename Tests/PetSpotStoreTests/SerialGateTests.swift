@@ -44,6 +44,24 @@ struct SerialGateTests {
         #expect(gate.waitingCount == 0)
     }
 
+    @Test("a task that queued before a callback has its turn first")
+    func taskBeforeCallback() async throws {
+        let gate = SerialGate()
+        let log = NIOLockedValueBox<[String]>([])
+        gate.whenTurn { log.withLockedValue { $0.append("holder") } }
+        let task = Task { await gate.withTurn { log.withLockedValue { $0.append("task") } } }
+        try await waitUntil(gate, hasWaiting: 1)
+        gate.whenTurn { log.withLockedValue { $0.append("callback") } }
+        try await waitUntil(gate, hasWaiting: 2)
+
+        gate.passTurn()
+        await task.value
+        // The task's turn ended and passed the gate on: the callback ran then, on the task's thread.
+        #expect(log.withLockedValue { $0 } == ["holder", "task", "callback"])
+        gate.passTurn()
+        #expect(gate.waitingCount == 0)
+    }
+
     @Test("a callback waits behind a task's turn, and runs when that turn ends")
     func callbackBehindTask() async throws {
         let gate = SerialGate()
