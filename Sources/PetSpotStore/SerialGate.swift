@@ -33,15 +33,7 @@ final class SerialGate: Sendable {
     /// the thread that passes the turn to it. The turn is `body`'s until it calls `passTurn()`,
     /// exactly once, from any thread.
     func whenTurn(_ body: @escaping @Sendable () -> Void) {
-        let mine = state.withLockedValue { state in
-            if state.busy {
-                state.waiting.append(.callback(body))
-                return false
-            }
-            state.busy = true
-            return true
-        }
-        if mine { body() }
+        if takeTurnOrQueue(.callback(body)) { body() }
     }
 
     /// Operations waiting for their turn, the one holding it not counted.
@@ -49,15 +41,19 @@ final class SerialGate: Sendable {
 
     private func waitForTurn() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let mine = state.withLockedValue { state in
-                if state.busy {
-                    state.waiting.append(.task(continuation))
-                    return false
-                }
-                state.busy = true
-                return true
+            if takeTurnOrQueue(.task(continuation)) { continuation.resume() }
+        }
+    }
+
+    /// True when the gate was free and the turn is now the caller's; else `waiter` is queued.
+    private func takeTurnOrQueue(_ waiter: Waiter) -> Bool {
+        state.withLockedValue { state in
+            if state.busy {
+                state.waiting.append(waiter)
+                return false
             }
-            if mine { continuation.resume() }
+            state.busy = true
+            return true
         }
     }
 
