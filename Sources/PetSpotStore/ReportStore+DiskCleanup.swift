@@ -43,13 +43,7 @@ extension ReportStore {
     /// At the end of a turn that wrote, and of every sweep: a cleanup left pending is tried again.
     func cleanDiskIfPending(_ db: DatabaseConnection) async {
         guard pendingDiskCleanup != nil else { return }
-        let failure: String?
-        do {
-            failure = try await db.withDatabase { Self.checkpointTruncating($0) }
-        } catch {
-            failure = "the WAL checkpoint failed: \(error)"
-        }
-        noteDiskCleanup(failure)
+        noteDiskCleanup(await Self.checkpointTruncating(db))
     }
 
     /// The same, in a turn that runs on the database thread.
